@@ -1,0 +1,66 @@
+# The build-boot-test loop for the BPF exceptions resource-cleanup work.
+# Every recipe is a small script in ci/; BASELINE=1 makes build,
+# selftests, vm-run and vm-test act on the pristine kernel instead.
+set positional-arguments
+
+# list the recipes
+default:
+    @just --list
+
+# install the packages, linux-source and just (root, Debian 12)
+setup:
+    ci/setup
+
+# extract the pinned linux-source into $BPFEXC_WORK as a git repo (no-op when present)
+base:
+    ci/base-tree
+
+# commit the overlays onto the base as branch bpf-exceptions-cleanup
+branch: base
+    ci/overlay-branch
+
+# print the overlays as a diff against the pristine base (args go to git diff)
+diff *args: base
+    ci/overlay-diff "$@"
+
+# start editing kernel-tree files: copy them into the overlays, record pristine sha256
+edit +paths: base
+    ci/overlay-edit "$@"
+
+# move the overlays onto another linux-source version by 3-way merge
+rebase version: base
+    ci/overlay-rebase "$@"
+
+# run checkpatch --strict on the overlay diff
+checkpatch: base
+    ci/checkpatch
+
+# configure and build the kernel (flavour: small or full)
+build flavour='small': base
+    if [ "${BASELINE:-0}" != 1 ]; then ci/overlay-branch; fi
+    ci/kernel-build "$1"
+
+# build the guest image from mkosi.conf (only when it changed)
+image:
+    ci/image-build
+
+# build test_progs: just selftests [--flavour F] [TESTS] (comma list; 'full' for all)
+selftests *args:
+    ci/selftests-build "$@"
+
+# boot the kernel and run a command: just vm-run [--share DIR] -- CMD...
+vm-run *args: image
+    ci/vm-run "$@"
+
+# interactive shell in the guest
+shell: build image
+    ci/vm-run --interactive
+
+# build what is stale and run test_progs -t TESTS in the guest: just vm-test [--flavour F] [TESTS]
+vm-test *args:
+    ci/vm-test "$@"
+
+# what CI runs: the tooling's own tests, then vm-test on the small flavour
+test:
+    ci/test-tooling
+    ci/vm-test
