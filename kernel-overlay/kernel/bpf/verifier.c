@@ -1445,6 +1445,7 @@ static int copy_verifier_state(struct bpf_verifier_state *dst_state,
 	dst_state->active_rcu_lock = src->active_rcu_lock;
 	dst_state->active_preempt_lock = src->active_preempt_lock;
 	dst_state->in_sleepable = src->in_sleepable;
+	dst_state->global_subprog_call_exception = src->global_subprog_call_exception;
 	dst_state->curframe = src->curframe;
 	dst_state->active_lock.ptr = src->active_lock.ptr;
 	dst_state->active_lock.id = src->active_lock.id;
@@ -3189,6 +3190,8 @@ static int check_subprogs(struct bpf_verifier_env *env)
 			subprog[cur_subprog].has_tail_call = true;
 			subprog[cur_subprog].tail_call_reachable = true;
 		}
+		if (is_bpf_throw_kfunc(&insn[i]))
+			env->seen_throw_insn = true;
 		if (BPF_CLASS(code) == BPF_LD &&
 		    (BPF_MODE(code) == BPF_ABS || BPF_MODE(code) == BPF_IND))
 			subprog[cur_subprog].has_ld_abs = true;
@@ -6263,32 +6266,115 @@ static int round_up_stack_depth(struct bpf_verifier_env *env, int stack_depth)
 	return round_up(max_t(u32, stack_depth, 1), 32);
 }
 
-/* starting from main bpf function walk all instructions of the function
- * and recursively walk all callees that given function can call.
- * Ignore jump and exit insns.
+/* Walk every call chain that starts at subprog @idx, depth first: all insns
+ * of a subprog are walked in order and, at each call of another subprog (or
+ * reference to a callback), w->ops->on_call() decides whether the walk goes
+ * into the callee first. Jumps and exits are ignored.
+ *
+ * The stack depth check walks each chain in full, after do_check(); the
+ * throw reachability marking walks each subprog once, before do_check().
+ *
  * Since recursion is prevented by check_cfg() this algorithm
- * only needs a local stack of MAX_CALL_FRAMES to remember callsites
+ * only needs a local stack of MAX_CALL_FRAMES to remember callsites.
  */
-static int check_max_stack_depth_subprog(struct bpf_verifier_env *env, int idx,
-					 bool priv_stack_supported)
+int bpf_walk_call_chains(struct bpf_verifier_env *env, struct bpf_call_walk *w,
+			 int idx)
 {
+	const struct bpf_call_walk_ops *ops = w->ops;
 	struct bpf_subprog_info *subprog = env->subprog_info;
 	struct bpf_insn *insn = env->prog->insnsi;
-	int depth = 0, frame = 0, i, subprog_end, subprog_depth;
-	bool tail_call_reachable = false;
-	int ret_insn[MAX_CALL_FRAMES];
-	int ret_prog[MAX_CALL_FRAMES];
-	int j;
+	int i, ret, next_insn, sidx;
 
+	w->frame = 0;
 	i = subprog[idx].start;
-	if (!priv_stack_supported)
+enter_func:
+	ret = ops->on_enter ? ops->on_enter(env, w, idx) : 0;
+	if (ret < 0)
+		return ret;
+continue_func:
+	for (; i < subprog[idx + 1].start; i++) {
+		if (is_bpf_throw_kfunc(insn + i)) {
+			ret = ops->on_throw ? ops->on_throw(env, w, idx, i) : 0;
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+
+		if (!bpf_pseudo_call(insn + i) && !bpf_pseudo_func(insn + i))
+			continue;
+
+		/* find the callee */
+		next_insn = i + insn[i].imm + 1;
+		sidx = find_subprog(env, next_insn);
+		if (sidx < 0) {
+			WARN_ONCE(1, "verifier bug. No program starts at insn %d\n",
+				  next_insn);
+			return -EFAULT;
+		}
+		ret = ops->on_call ? ops->on_call(env, w, idx, i, sidx) :
+				     BPF_CALL_WALK_DESCEND;
+		if (ret < 0)
+			return ret;
+		if (ret == BPF_CALL_WALK_SKIP)
+			continue;
+
+		/* remember insn and function to return to */
+		w->ret_insn[w->frame] = i + 1;
+		w->ret_prog[w->frame] = idx;
+		w->frame++;
+		if (w->frame >= MAX_CALL_FRAMES) {
+			verbose(env, "the call stack of %d frames is too deep !\n",
+				w->frame);
+			return -E2BIG;
+		}
+		i = next_insn;
+		idx = sidx;
+		goto enter_func;
+	}
+	/* end of for() loop means the last insn of the 'subprog'
+	 * was reached. Doesn't matter whether it was JA or EXIT
+	 */
+	ret = ops->on_leave ? ops->on_leave(env, w, idx) : 0;
+	if (ret < 0)
+		return ret;
+	if (w->frame == 0)
+		return 0;
+	w->frame--;
+	i = w->ret_insn[w->frame];
+	idx = w->ret_prog[w->frame];
+	goto continue_func;
+}
+
+struct stack_depth_walk {
+	struct bpf_call_walk w;
+	int depth;
+	bool priv_stack_supported;
+	bool tail_call_reachable;
+};
+
+static struct stack_depth_walk *to_stack_depth_walk(struct bpf_call_walk *w)
+{
+	return container_of(w, struct stack_depth_walk, w);
+}
+
+static int stack_depth_on_enter(struct bpf_verifier_env *env,
+				struct bpf_call_walk *w, int idx)
+{
+	struct stack_depth_walk *sw = to_stack_depth_walk(w);
+	struct bpf_subprog_info *subprog = env->subprog_info;
+	int subprog_depth, j;
+
+	if (!sw->priv_stack_supported)
 		subprog[idx].priv_stack_mode = NO_PRIV_STACK;
-process_func:
+
+	if (w->frame && subprog[idx].has_tail_call)
+		sw->tail_call_reachable = true;
+
 	if (subprog[idx].has_ld_abs) {
 		bool in_cb = subprog[idx].is_cb;
 
-		for (j = 0; j < frame && !in_cb; j++)
-			in_cb = subprog[ret_prog[j]].is_cb;
+		for (j = 0; j < w->frame && !in_cb; j++)
+			in_cb = subprog[w->ret_prog[j]].is_cb;
 		if (in_cb) {
 			verbose(env, "cannot use BPF_LD_[ABS|IND] within callback\n");
 			return -EINVAL;
@@ -6314,15 +6400,15 @@ process_func:
 	 * tailcall will unwind the current stack frame but it will not get rid
 	 * of caller's stack as shown on the example above.
 	 */
-	if (idx && subprog[idx].has_tail_call && depth >= 256) {
+	if (idx && subprog[idx].has_tail_call && sw->depth >= 256) {
 		verbose(env,
 			"tail_calls are not allowed when call stack of previous frames is %d bytes. Too large\n",
-			depth);
+			sw->depth);
 		return -EACCES;
 	}
 
 	subprog_depth = round_up_stack_depth(env, subprog[idx].stack_depth);
-	if (priv_stack_supported) {
+	if (sw->priv_stack_supported) {
 		/* Request private stack support only if the subprog stack
 		 * depth is no less than BPF_PRIV_STACK_MIN_SIZE. This is to
 		 * avoid jit penalty if the stack usage is small.
@@ -6339,109 +6425,104 @@ process_func:
 			return -EACCES;
 		}
 	} else {
-		depth += subprog_depth;
-		if (depth > MAX_BPF_STACK) {
+		sw->depth += subprog_depth;
+		if (sw->depth > MAX_BPF_STACK) {
 			verbose(env, "combined stack size of %d calls is %d. Too large\n",
-				frame + 1, depth);
+				w->frame + 1, sw->depth);
 			return -EACCES;
 		}
 	}
-continue_func:
-	subprog_end = subprog[idx + 1].start;
-	for (; i < subprog_end; i++) {
-		int next_insn, sidx;
+	return 0;
+}
 
-		if (bpf_pseudo_kfunc_call(insn + i) && !insn[i].off) {
-			bool err = false;
+static int stack_depth_on_throw(struct bpf_verifier_env *env,
+				struct bpf_call_walk *w, int idx, int i)
+{
+	struct bpf_subprog_info *subprog = env->subprog_info;
+	bool err = subprog[idx].is_cb;
 
-			if (!is_bpf_throw_kfunc(insn + i))
-				continue;
-			if (subprog[idx].is_cb)
-				err = true;
-			for (int c = 0; c < frame && !err; c++) {
-				if (subprog[ret_prog[c]].is_cb) {
-					err = true;
-					break;
-				}
-			}
-			if (!err)
-				continue;
-			verbose(env,
-				"bpf_throw kfunc (insn %d) cannot be called from callback subprog %d\n",
-				i, idx);
-			return -EINVAL;
-		}
+	for (int c = 0; c < w->frame && !err; c++)
+		err = subprog[w->ret_prog[c]].is_cb;
+	if (!err)
+		return 0;
+	verbose(env,
+		"bpf_throw kfunc (insn %d) cannot be called from callback subprog %d\n",
+		i, idx);
+	return -EINVAL;
+}
 
-		if (!bpf_pseudo_call(insn + i) && !bpf_pseudo_func(insn + i))
-			continue;
-		/* remember insn and function to return to */
-		ret_insn[frame] = i + 1;
-		ret_prog[frame] = idx;
+static int stack_depth_on_call(struct bpf_verifier_env *env,
+			       struct bpf_call_walk *w, int idx, int i,
+			       int callee)
+{
+	struct bpf_subprog_info *subprog = env->subprog_info;
+	struct bpf_insn *insn = env->prog->insnsi;
 
-		/* find the callee */
-		next_insn = i + insn[i].imm + 1;
-		sidx = find_subprog(env, next_insn);
-		if (sidx < 0) {
-			WARN_ONCE(1, "verifier bug. No program starts at insn %d\n",
-				  next_insn);
-			return -EFAULT;
-		}
-		if (subprog[sidx].is_async_cb) {
-			if (subprog[sidx].has_tail_call) {
-				verbose(env, "verifier bug. subprog has tail_call and async cb\n");
-				return -EFAULT;
-			}
-			/* async callbacks don't increase bpf prog stack size unless called directly */
-			if (!bpf_pseudo_call(insn + i))
-				continue;
-			if (subprog[sidx].is_exception_cb) {
-				verbose(env, "insn %d cannot call exception cb directly\n", i);
-				return -EINVAL;
-			}
-		}
-		i = next_insn;
-		idx = sidx;
-		if (!priv_stack_supported)
-			subprog[idx].priv_stack_mode = NO_PRIV_STACK;
-
-		if (subprog[idx].has_tail_call)
-			tail_call_reachable = true;
-
-		frame++;
-		if (frame >= MAX_CALL_FRAMES) {
-			verbose(env, "the call stack of %d frames is too deep !\n",
-				frame);
-			return -E2BIG;
-		}
-		goto process_func;
+	if (!subprog[callee].is_async_cb)
+		return BPF_CALL_WALK_DESCEND;
+	if (subprog[callee].has_tail_call) {
+		verbose(env, "verifier bug. subprog has tail_call and async cb\n");
+		return -EFAULT;
 	}
+	/* async callbacks don't increase bpf prog stack size unless called directly */
+	if (!bpf_pseudo_call(insn + i))
+		return BPF_CALL_WALK_SKIP;
+	if (subprog[callee].is_exception_cb) {
+		verbose(env, "insn %d cannot call exception cb directly\n", i);
+		return -EINVAL;
+	}
+	return BPF_CALL_WALK_DESCEND;
+}
+
+static int stack_depth_on_leave(struct bpf_verifier_env *env,
+				struct bpf_call_walk *w, int idx)
+{
+	struct stack_depth_walk *sw = to_stack_depth_walk(w);
+	struct bpf_subprog_info *subprog = env->subprog_info;
+	int j;
+
 	/* if tail call got detected across bpf2bpf calls then mark each of the
 	 * currently present subprog frames as tail call reachable subprogs;
 	 * this info will be utilized by JIT so that we will be preserving the
 	 * tail call counter throughout bpf2bpf calls combined with tailcalls
 	 */
-	if (tail_call_reachable)
-		for (j = 0; j < frame; j++) {
-			if (subprog[ret_prog[j]].is_exception_cb) {
+	if (sw->tail_call_reachable)
+		for (j = 0; j < w->frame; j++) {
+			if (subprog[w->ret_prog[j]].is_exception_cb) {
 				verbose(env, "cannot tail call within exception cb\n");
 				return -EINVAL;
 			}
-			subprog[ret_prog[j]].tail_call_reachable = true;
+			subprog[w->ret_prog[j]].tail_call_reachable = true;
 		}
 	if (subprog[0].tail_call_reachable)
 		env->prog->aux->tail_call_reachable = true;
 
-	/* end of for() loop means the last insn of the 'subprog'
-	 * was reached. Doesn't matter whether it was JA or EXIT
-	 */
-	if (frame == 0)
-		return 0;
-	if (subprog[idx].priv_stack_mode != PRIV_STACK_ADAPTIVE)
-		depth -= round_up_stack_depth(env, subprog[idx].stack_depth);
-	frame--;
-	i = ret_insn[frame];
-	idx = ret_prog[frame];
-	goto continue_func;
+	/* the walk returns to the caller: drop this frame from the depth */
+	if (w->frame && subprog[idx].priv_stack_mode != PRIV_STACK_ADAPTIVE)
+		sw->depth -= round_up_stack_depth(env, subprog[idx].stack_depth);
+	return 0;
+}
+
+static const struct bpf_call_walk_ops stack_depth_walk_ops = {
+	.on_enter = stack_depth_on_enter,
+	.on_throw = stack_depth_on_throw,
+	.on_call = stack_depth_on_call,
+	.on_leave = stack_depth_on_leave,
+};
+
+/* starting from main bpf function walk all instructions of the function
+ * and recursively walk all callees that given function can call,
+ * summing up the stack depth of every call chain.
+ */
+static int check_max_stack_depth_subprog(struct bpf_verifier_env *env, int idx,
+					 bool priv_stack_supported)
+{
+	struct stack_depth_walk sw = {
+		.w.ops = &stack_depth_walk_ops,
+		.priv_stack_supported = priv_stack_supported,
+	};
+
+	return bpf_walk_call_chains(env, &sw.w, idx);
 }
 
 static int check_max_stack_depth(struct bpf_verifier_env *env)
@@ -10162,6 +10243,54 @@ static int push_callback_call(struct bpf_verifier_env *env, struct bpf_insn *ins
 	return 0;
 }
 
+/* A global subprog is verified on its own, so its callers do not see the
+ * bpf_throw it may reach. If it may throw, also queue the path on which the
+ * call at @insn_idx throws: a copy of the current state that redoes the call
+ * and then takes the exception exit in do_check(). The references and locks
+ * held across the call are thus checked as at a direct bpf_throw.
+ */
+static int push_global_call_exception(struct bpf_verifier_env *env,
+				      int subprog, int insn_idx)
+{
+	struct bpf_verifier_state *branch;
+
+	if (!env->subprog_info[subprog].is_throw_reachable ||
+	    env->cur_state->global_subprog_call_exception)
+		return 0;
+
+	branch = push_stack(env, insn_idx, env->prev_insn_idx, false);
+	if (IS_ERR(branch))
+		return PTR_ERR(branch);
+	branch->global_subprog_call_exception = true;
+	return 0;
+}
+
+/* Whether the exception exit will be rejected: mirrors the exception_exit
+ * checks at process_bpf_exit_full in do_check().
+ */
+static bool exception_exit_holds_resources(struct bpf_verifier_env *env)
+{
+	struct bpf_verifier_state *state = env->cur_state;
+
+	return state->active_lock.ptr || state->active_rcu_lock ||
+	       state->active_preempt_lock || cur_func(env)->acquired_refs;
+}
+
+static void log_global_call_exception(struct bpf_verifier_env *env,
+				      int subprog, int insn_idx)
+{
+	const char *sub_name = subprog_name(env, subprog);
+
+	if (env->log.level & BPF_LOG_LEVEL2)
+		verbose(env, "Func#%d ('%s') may throw, exploring the path where it throws\n",
+			subprog, sub_name);
+	/* Say which call throws before the reason the exit is rejected */
+	if (exception_exit_holds_resources(env))
+		verbose(env,
+			"global function '%s' called at insn %d may throw; release references and locks before the call\n",
+			sub_name, insn_idx);
+}
+
 static int check_func_call(struct bpf_verifier_env *env, struct bpf_insn *insn,
 			   int *insn_idx)
 {
@@ -10205,6 +10334,9 @@ static int check_func_call(struct bpf_verifier_env *env, struct bpf_insn *insn,
 
 		verbose(env, "Func#%d ('%s') is global and assumed valid.\n",
 			subprog, sub_name);
+		err = push_global_call_exception(env, subprog, *insn_idx);
+		if (err)
+			return err;
 		if (env->subprog_info[subprog].changes_pkt_data)
 			clear_all_pkt_pointers(env);
 		/* mark global subprog for verifying after main prog */
@@ -10215,6 +10347,8 @@ static int check_func_call(struct bpf_verifier_env *env, struct bpf_insn *insn,
 		mark_reg_unknown(env, caller->regs, BPF_REG_0);
 		caller->regs[BPF_REG_0].subreg_def = DEF_NOT_SUBREG;
 
+		if (state->global_subprog_call_exception)
+			log_global_call_exception(env, subprog, *insn_idx);
 		/* continue with next insn after call */
 		return 0;
 	}
@@ -18546,6 +18680,14 @@ static int is_state_visited(struct bpf_verifier_env *env, int insn_idx)
 	int i, j, n, err, states_cnt = 0;
 	bool force_new_state, add_new_state, force_exact;
 
+	/* Never prune the path on which a global subprog call throws: the
+	 * normal path leaves a checkpoint at the same call, equal to it but
+	 * saying nothing about the exception exit. Nor checkpoint it: the
+	 * call is its last insn.
+	 */
+	if (cur->global_subprog_call_exception)
+		return 0;
+
 	force_new_state = env->test_state_freq || is_force_checkpoint(env, insn_idx) ||
 			  /* Avoid accumulating infinitely long jmp history */
 			  cur->insn_hist_end - cur->insn_hist_start > 40;
@@ -19147,6 +19289,12 @@ static int do_check(struct bpf_verifier_env *env)
 				}
 				if (insn->src_reg == BPF_PSEUDO_CALL) {
 					err = check_func_call(env, insn, &env->insn_idx);
+					/* the path on which a global subprog throws */
+					if (!err && state->global_subprog_call_exception) {
+						state->global_subprog_call_exception = false;
+						exception_exit = true;
+						goto process_bpf_exit_full;
+					}
 				} else if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
 					err = check_kfunc_call(env, insn, &env->insn_idx);
 					if (!err && is_bpf_throw_kfunc(insn)) {
@@ -23151,6 +23299,10 @@ int bpf_check(struct bpf_prog **prog, union bpf_attr *attr, bpfptr_t uattr, __u3
 		goto skip_full_check;
 
 	ret = mark_fastcall_patterns(env);
+	if (ret < 0)
+		goto skip_full_check;
+
+	ret = bpf_mark_throw_reachable_subprogs(env);
 	if (ret < 0)
 		goto skip_full_check;
 
