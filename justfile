@@ -64,3 +64,7 @@ vm-test *args:
 test:
     ci/test-tooling
     ci/vm-test
+
+# verifier cost A/B (pristine vs ours): veristat over TESTS' objects in guests
+veristat tests='exceptions':
+    ci/veristat-compare "$1"
