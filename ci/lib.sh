@@ -72,8 +72,9 @@ ensure_src() {
 	fi
 }
 
-# test_progs build output for the current kind; shared into the guest.
-selftests_dir() { echo "$WORK/selftests/$(build_kind)/out"; }
+# test_progs build output for kind $1 (default the current one); shared
+# into the guest.
+selftests_dir() { echo "$WORK/selftests/${1:-$(build_kind)}/out"; }
 
 # Default test selection: the exception suites.
 # shellcheck disable=SC2034 # used by the scripts that source this
