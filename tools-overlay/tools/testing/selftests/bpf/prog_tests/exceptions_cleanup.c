@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Resources held when a program throws are released by bpf_throw: run each
+ * case of progs/exceptions_cleanup.c and check from outside the program
+ * that every resource came back, once.
+ */
+#include <unistd.h>
+#include <test_progs.h>
+#include <network_helpers.h>
+
+#include "exceptions_cleanup.skel.h"
+#include "exceptions_cleanup_fail.skel.h"
+
+#define VAL 0xeB9F
+#define ALLOC_FAILED 1
+
+struct exc_case {
+	const char *name;	/* subtest name */
+	const char *prog;	/* program to run */
+	__u32 mark;		/* ctx->mark of the run (selects a path) */
+	bool syscall;		/* a syscall program: run without packet */
+	/* expected calls of each release function during the run */
+	int discard;
+	int discard_dynptr;
+	int obj_drop;
+	int iter_destroy;
+	int task_dtor;
+	int cgroup_dtor;
+	int cpumask_dtor;
+};
+
+static int count_sample(void *ctx, void *data, size_t size)
+{
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static int run_tc(struct bpf_program *prog, __u32 mark, __u32 *retval)
+{
+	struct __sk_buff skb = { .mark = mark };
+	LIBBPF_OPTS(bpf_test_run_opts, topts,
+		.data_in = &pkt_v4,
+		.data_size_in = sizeof(pkt_v4),
+		.ctx_in = &skb,
+		.ctx_size_in = sizeof(skb),
+		.repeat = 1,
+	);
+	int err;
+
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &topts);
+	*retval = topts.retval;
+	return err;
+}
+
+static int run_syscall(struct bpf_program *prog, __u32 *retval)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, topts);
+	int err;
+
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &topts);
+	*retval = topts.retval;
+	return err;
+}
+
+static void run_case(const struct exc_case *c)
+{
+	struct exceptions_cleanup *skel;
+	struct ring_buffer *ringbuf = NULL;
+	struct bpf_program *prog, *p;
+	int err, samples = 0;
+	__u32 retval;
+
+	skel = exceptions_cleanup__open();
+	if (!ASSERT_OK_PTR(skel, "open"))
+		return;
+	prog = bpf_object__find_program_by_name(skel->obj, c->prog);
+	if (!ASSERT_OK_PTR(prog, c->prog))
+		goto out;
+	/* The case, the probe and every observer; not the other cases */
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == prog || p == skel->progs.rb_probe ||
+					  bpf_program__type(p) == BPF_PROG_TYPE_TRACING);
+	err = exceptions_cleanup__load(skel);
+	if (!ASSERT_OK(err, "load"))
+		goto out;
+	err = exceptions_cleanup__attach(skel);
+	if (!ASSERT_OK(err, "attach observers"))
+		goto out;
+	ringbuf = ring_buffer__new(bpf_map__fd(skel->maps.rb), count_sample,
+				   &samples, NULL);
+	if (!ASSERT_OK_PTR(ringbuf, "ring_buffer__new"))
+		goto out;
+
+	skel->bss->pid = getpid();
+	skel->bss->cgid = 1; /* the root cgroup */
+	skel->bss->observe = true;
+	if (c->syscall)
+		err = run_syscall(prog, &retval);
+	else
+		err = run_tc(prog, c->mark, &retval);
+	skel->bss->observe = false;
+	if (!ASSERT_OK(err, "run"))
+		goto out;
+	if (!ASSERT_NEQ(retval, ALLOC_FAILED, "allocation in the case failed"))
+		goto out;
+	ASSERT_EQ(retval, VAL, "retval is the thrown cookie");
+
+	/* Skip the discarded records; none was submitted */
+	err = ring_buffer__consume(ringbuf);
+	ASSERT_EQ(err, 0, "records consumed");
+	ASSERT_EQ(samples, 0, "records submitted");
+	/* The whole ring can be reserved again: no record is left reserved */
+	err = run_tc(skel->progs.rb_probe, 0, &retval);
+	ASSERT_OK(err, "probe run");
+	ASSERT_EQ(retval, 1, "whole ring buffer free after the throw");
+
+	ASSERT_EQ(skel->bss->discard_cnt, c->discard, "bpf_ringbuf_discard calls");
+	ASSERT_EQ(skel->bss->discard_dynptr_cnt, c->discard_dynptr,
+		  "bpf_ringbuf_discard_dynptr calls");
+	ASSERT_EQ(skel->bss->obj_drop_cnt, c->obj_drop, "__bpf_obj_drop_impl calls");
+	ASSERT_EQ(skel->bss->iter_destroy_cnt, c->iter_destroy, "bpf_iter_num_destroy calls");
+	ASSERT_EQ(skel->bss->task_dtor_cnt, c->task_dtor, "bpf_task_release_dtor calls");
+	ASSERT_EQ(skel->bss->cgroup_dtor_cnt, c->cgroup_dtor, "bpf_cgroup_release_dtor calls");
+	ASSERT_EQ(skel->bss->cpumask_dtor_cnt, c->cpumask_dtor,
+		  "bpf_cpumask_release_dtor calls");
+out:
+	ring_buffer__free(ringbuf);
+	exceptions_cleanup__destroy(skel);
+}
+
+/* Expected release calls, by kind; the rest are zero */
+#define DISCARD(n)	.discard = (n)
+#define DYNPTR(n)	.discard_dynptr = (n)
+#define OBJ(n)		.obj_drop = (n)
+#define ITER(n)		.iter_destroy = (n)
+
+/* One subtest per run of a case: the program's name, and for a run with
+ * ctx->mark set, the mark.
+ */
+#define EXC_CASE_NAMED(_name, _prog, ...)				\
+	do {								\
+		struct exc_case __c = { .name = _name, .prog = #_prog,	\
+					__VA_ARGS__ };			\
+		if (test__start_subtest(__c.name))			\
+			run_case(&__c);					\
+	} while (0)
+#define EXC_CASE(_prog, ...) EXC_CASE_NAMED(#_prog, _prog, __VA_ARGS__)
+#define EXC_CASE_MARK(_prog, _mark, ...)				\
+	EXC_CASE_NAMED(#_prog "_mark" #_mark, _prog, .mark = _mark, __VA_ARGS__)
+
+void test_exceptions_cleanup(void)
+{
+	/* Verifier cases: RUN_TESTS starts a subtest for each program */
+	RUN_TESTS(exceptions_cleanup_fail);
+
+	/* The RFC's cases */
+	EXC_CASE(num_iter, ITER(1));
+	EXC_CASE(num_iter_mult, ITER(3));
+	EXC_CASE(dynptr_iter, DYNPTR(1), ITER(1));
+	EXC_CASE(obj_unchecked, OBJ(1));
+	EXC_CASE(percpu_obj_unchecked, OBJ(1));
+	EXC_CASE(ringbuf_unchecked, DISCARD(1));
+	EXC_CASE(ringbuf_kept, DISCARD(1));
+	EXC_CASE(null_or_ptr_do_ptr, DISCARD(1));
+	EXC_CASE(null_or_ptr_do_null, DISCARD(0));
+	EXC_CASE(callee_saved, DISCARD(4));
+	/* an object, a dynptr and a record in each of two global subprogs */
+	EXC_CASE(frame_mix, OBJ(1), DYNPTR(1), DISCARD(2));
+	EXC_CASE(loop_iterations, OBJ(50));
+	EXC_CASE(dead_code_elim, DISCARD(1));
+	EXC_CASE(frame_mix_dce, OBJ(1), DYNPTR(1), DISCARD(2));
+
+	/* Where the resources live */
+	EXC_CASE(seven_frames, DISCARD(7));
+	EXC_CASE(one_rec_three_copies, DISCARD(1));
+	EXC_CASE(one_obj_three_copies, OBJ(1));
+	EXC_CASE(caller_reg_spilled_deep, DISCARD(1));
+	/* both paths of the same throw: records on one, NULLs on the other */
+	EXC_CASE_MARK(null_or_records, 1, DISCARD(3));
+	EXC_CASE_MARK(null_or_records, 0, DISCARD(0));
+	EXC_CASE_MARK(null_or_obj, 1, OBJ(1));
+	EXC_CASE_MARK(null_or_obj, 0, OBJ(0));
+	/* inner iterators of two earlier outer iterations destroyed by the
+	 * program, the two live ones by the throw
+	 */
+	EXC_CASE(iter_nested_with_record, DISCARD(1), ITER(4));
+	/* the program's own releases only */
+	EXC_CASE(released_rec_before_throw, DISCARD(2));
+	EXC_CASE(released_obj_iter_before_throw, OBJ(1), ITER(1));
+	EXC_CASE(global_throw_caller_holds, DISCARD(1), OBJ(1));
+	EXC_CASE(global_throw_in_loop, DISCARD(1), ITER(1));
+
+	/* BTF pointers released through their registered destructors */
+	EXC_CASE(task_ref, .task_dtor = 1);
+	EXC_CASE(cgroup_ref, .cgroup_dtor = 1);
+	EXC_CASE(cpumask_ref, .syscall = true, .cpumask_dtor = 1);
+}

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Verifier cases for the release of resources by bpf_throw: what it
+ * accepts, and the throws it must reject because the descriptor of the
+ * throw would be ambiguous (a location holding a resource on one path and
+ * something else on another), the resource cannot be released, or was
+ * lost. Cases about locations are written in inline assembly.
+ */
+#include <vmlinux.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+
+#include "bpf_misc.h"
+#include "bpf_experimental.h"
+#include "exceptions_cleanup.h"
+
+extern void bpf_rcu_read_lock(void) __ksym;
+extern void bpf_rcu_read_unlock(void) __ksym;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} rb SEC(".maps");
+
+struct obj {
+	long v;
+};
+
+struct lock_elem {
+	struct bpf_spin_lock lock;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct lock_elem);
+} locks SEC(".maps");
+
+#define RB_IMMS								\
+	__imm(bpf_ringbuf_reserve), __imm(bpf_throw), __imm_addr(rb),	\
+	__imm_const(val, VAL),						\
+	__imm_const(mark, offsetof(struct __sk_buff, mark))
+
+/* ---- Lost pointers ---- */
+
+/* The only copy of the record is in R0 at the throw, which the call
+ * clobbers: nothing can release it.
+ */
+SEC("?tc")
+__failure __msg("Unreleased reference")
+__naked int reject_lost_in_r0(void)
+{
+	asm volatile (
+	RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* The RFC's case: the object is not used after the throw, so the compiler
+ * keeps it in R0 only.
+ */
+SEC("?tc")
+__failure __msg("Unreleased reference")
+int reject_with_reference(void *ctx)
+{
+	struct obj *f;
+
+	f = bpf_obj_new(typeof(*f));
+	if (!f)
+		return 0;
+	bpf_throw(0);
+	return 0;
+}
+
+/* The only copy, in fp-8, is overwritten with zero on one path */
+SEC("?tc")
+__failure __msg("Unreleased reference")
+__naked int reject_slot_zeroed_on_one_path(void)
+{
+	asm volatile (
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	RB_RESERVE_8
+	"*(u64 *)(r10 - 8) = r0;"
+	"r0 = 0;"
+	"if r7 != 0 goto l0_%=;"
+	"*(u64 *)(r10 - 8) = r0;"
+"l0_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* The only copy, in R6, is overwritten with an unknown scalar on one path:
+ * lost there, and a conflict in R6 with the other path, whichever the
+ * verifier reports first.
+ */
+SEC("?tc")
+__failure __msg("{{(Unreleased reference|R6 holds .* on one path and)}}")
+__naked int reject_reg_overwritten_on_one_path(void)
+{
+	asm volatile (
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	RB_RESERVE_8
+	"r6 = r0;"
+	"if r7 == 0 goto l0_%=;"
+	"call %[bpf_get_prandom_u32];"
+	"r6 = r0;"
+"l0_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm(bpf_get_prandom_u32)
+	: __clobber_all);
+}
+
+/* ---- Merge conflicts: a location with a resource on one path only ---- */
+
+/* R6 holds the scalar 7 on the path that does not reserve: 7 would be
+ * passed to bpf_ringbuf_discard (the soundness bug review found).
+ */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds {{(ringbuf_mem.* on one path and scalar 7|scalar 7 on one path and ringbuf_mem.*)}}")
+__naked int reject_reg_scalar7_vs_ringbuf(void)
+{
+	asm volatile (
+	"r6 = 7;"
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 == 0 goto l0_%=;"
+	RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"r6 = r0;"
+"l0_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* Same, with the 7 and the record spilled to fp-8 */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds {{(ringbuf_mem.* on one path and scalar 7|scalar 7 on one path and ringbuf_mem.*)}}")
+__naked int reject_slot_scalar7_vs_ringbuf(void)
+{
+	asm volatile (
+	"r6 = 7;"
+	"*(u64 *)(r10 - 8) = r6;"
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 == 0 goto l0_%=;"
+	RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"*(u64 *)(r10 - 8) = r0;"
+"l0_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* An unknown scalar in R6 on the other path */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds {{(ringbuf_mem.* on one path and scalar|scalar on one path and ringbuf_mem.*)}}")
+__naked int reject_reg_scalar_vs_ringbuf(void)
+{
+	asm volatile (
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"call %[bpf_get_prandom_u32];"
+	"r6 = r0;"
+	"if r7 == 0 goto l0_%=;"
+	RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"r6 = r0;"
+"l0_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm(bpf_get_prandom_u32)
+	: __clobber_all);
+}
+
+/* R6 never written on the other path */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds {{(ringbuf_mem.* on one path and uninitialized register|uninitialized register on one path and ringbuf_mem.*)}}")
+__naked int reject_reg_uninit_vs_ringbuf(void)
+{
+	asm volatile (
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 == 0 goto l0_%=;"
+	RB_RESERVE_8
+	"if r0 == 0 goto l1_%=;"
+	"r6 = r0;"
+"l0_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+"l1_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* fp-8 never written on the other path */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds {{(ringbuf_mem.* on one path and uninitialized stack|uninitialized stack on one path and ringbuf_mem.*)}}")
+__naked int reject_slot_uninit_vs_ringbuf(void)
+{
+	asm volatile (
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 == 0 goto l0_%=;"
+	RB_RESERVE_8
+	"if r0 == 0 goto l1_%=;"
+	"*(u64 *)(r10 - 8) = r0;"
+"l0_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+"l1_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* fp-8 holds bytes written by narrow stores (misc data) on the other path */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds {{(ringbuf_mem.* on one path and misc data|misc data on one path and ringbuf_mem.*)}}")
+__naked int reject_slot_misc_vs_ringbuf(void)
+{
+	asm volatile (
+	"*(u32 *)(r10 - 8) = 5;"
+	"*(u32 *)(r10 - 4) = 5;"
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 == 0 goto l0_%=;"
+	RB_RESERVE_8
+	"if r0 == 0 goto l1_%=;"
+	"*(u64 *)(r10 - 8) = r0;"
+"l0_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+"l1_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* A ring buffer dynptr in fp-16..fp-1 on one path, the scalar 7 spilled
+ * in both of its slots on the other.
+ */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-{{(8|16)}} holds {{(ringbuf dynptr.* on one path and scalar 7|scalar 7 on one path and ringbuf dynptr.*)}}")
+__naked int reject_dynptr_vs_scalar7(void)
+{
+	asm volatile (
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 == 0 goto l0_%=;"
+	"r1 = %[rb] ll;"
+	"r2 = 8;"
+	"r3 = 0;"
+	"r4 = r10;"
+	"r4 += -16;"
+	"call %[bpf_ringbuf_reserve_dynptr];"
+	"goto l1_%=;"
+"l0_%=:"
+	"r6 = 7;"
+	"*(u64 *)(r10 - 16) = r6;"
+	"*(u64 *)(r10 - 8) = r6;"
+"l1_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm(bpf_ringbuf_reserve_dynptr)
+	: __clobber_all);
+}
+
+/* A bpf_iter_num in fp-8 on one path, the scalar 7 on the other */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds {{(iter bpf_iter_num.* on one path and scalar 7|scalar 7 on one path and iter bpf_iter_num.*)}}")
+__naked int reject_iter_vs_scalar7(void)
+{
+	asm volatile (
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 == 0 goto l0_%=;"
+	"r1 = r10;"
+	"r1 += -8;"
+	"r2 = 0;"
+	"r3 = 10;"
+	"call %[bpf_iter_num_new];"
+	"goto l1_%=;"
+"l0_%=:"
+	"r6 = 7;"
+	"*(u64 *)(r10 - 8) = r6;"
+"l1_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm(bpf_iter_num_new)
+	: __clobber_all);
+}
+
+/* A record on one path, an object on the other, in the same location
+ * (C, as bpf_obj_new needs the type id; the compiler merges p into one
+ * register or slot before the single throw).
+ */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 {{[^ ]+}} holds {{(ringbuf_mem.* on one path and .*ptr_.*obj|ptr_.*obj.* on one path and ringbuf_mem)}}")
+int reject_ringbuf_vs_obj(struct __sk_buff *ctx)
+{
+	void *p;
+
+	if (ctx->mark)
+		p = bpf_ringbuf_reserve(&rb, 8, 0);
+	else
+		p = bpf_obj_new(struct obj);
+	bpf_throw(VAL);
+	return !p;
+}
+
+/* Same with the two allocations swapped, so the other is explored first */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 {{[^ ]+}} holds {{(ringbuf_mem.* on one path and .*ptr_.*obj|ptr_.*obj.* on one path and ringbuf_mem)}}")
+int reject_obj_vs_ringbuf(struct __sk_buff *ctx)
+{
+	void *p;
+
+	if (ctx->mark)
+		p = bpf_obj_new(struct obj);
+	else
+		p = bpf_ringbuf_reserve(&rb, 8, 0);
+	bpf_throw(VAL);
+	return !p;
+}
+
+/* The conflict is found in a caller's frame too: frame 0's R6 differs
+ * between the two paths that reach the throw in frame 1.
+ */
+__naked __noinline __used
+static void throw_subprog(void)
+{
+	asm volatile (
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: __imm(bpf_throw), __imm_const(val, VAL)
+	: __clobber_all);
+}
+
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds {{(ringbuf_mem.* on one path and scalar 7|scalar 7 on one path and ringbuf_mem.*)}}")
+__naked int reject_caller_frame_conflict(void)
+{
+	asm volatile (
+	"r6 = 7;"
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 == 0 goto l0_%=;"
+	RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"r6 = r0;"
+"l0_%=:"
+	"call throw_subprog;"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* ---- Resources bpf_throw cannot release ---- */
+
+/* A socket reference has no destructor for bpf_throw to call */
+SEC("?tc")
+__failure __msg("holds {{.*}}, which bpf_throw cannot release")
+int reject_socket(struct __sk_buff *ctx)
+{
+	struct bpf_sock_tuple tuple = {};
+	struct bpf_sock *sk;
+
+	sk = bpf_sk_lookup_tcp(ctx, &tuple, sizeof(tuple.ipv4), BPF_F_CURRENT_NETNS, 0);
+	if (!sk)
+		return 0;
+	bpf_throw(VAL);
+	bpf_sk_release(sk);
+	return 0;
+}
+
+/* ---- Locks stay rejected, with or without resources held ---- */
+
+SEC("?tc")
+__failure __msg("function calls are not allowed while holding a lock")
+int reject_spin_lock_with_record(struct __sk_buff *ctx)
+{
+	struct lock_elem *e;
+	long *r;
+
+	e = bpf_map_lookup_elem(&locks, &(int){0});
+	if (!e)
+		return 0;
+	r = bpf_ringbuf_reserve(&rb, 8, 0);
+	if (!r)
+		return 0;
+	bpf_spin_lock(&e->lock);
+	bpf_throw(VAL);
+	bpf_spin_unlock(&e->lock);
+	bpf_ringbuf_discard(r, 0);
+	return 0;
+}
+
+SEC("?tc")
+__failure __msg("bpf_throw cannot be used inside bpf_rcu_read_lock-ed region")
+int reject_rcu_with_record(struct __sk_buff *ctx)
+{
+	long *r;
+
+	r = bpf_ringbuf_reserve(&rb, 8, 0);
+	if (!r)
+		return 0;
+	bpf_rcu_read_lock();
+	bpf_throw(VAL);
+	bpf_rcu_read_unlock();
+	bpf_ringbuf_discard(r, 0);
+	return 0;
+}
+
+SEC("?tc")
+__failure __msg("bpf_throw cannot be used inside bpf_preempt_disable-ed region")
+int reject_preempt_with_record(struct __sk_buff *ctx)
+{
+	long *r;
+
+	r = bpf_ringbuf_reserve(&rb, 8, 0);
+	if (!r)
+		return 0;
+	bpf_preempt_disable();
+	bpf_throw(VAL);
+	bpf_preempt_enable();
+	bpf_ringbuf_discard(r, 0);
+	return 0;
+}
+
+static __noinline int cb_throw(u32 i, void *ctx)
+{
+	bpf_throw(VAL);
+	return 0;
+}
+
+/* A throw from a callback stays rejected, even with the caller's
+ * resource kept where it could be released.
+ */
+SEC("?tc")
+__failure __msg("cannot be called from callback subprog")
+int reject_callback_with_record(struct __sk_buff *ctx)
+{
+	long *r;
+
+	r = bpf_ringbuf_reserve(&rb, 8, 0);
+	if (!r)
+		return 0;
+	bpf_loop(2, cb_throw, NULL, 0);
+	bpf_ringbuf_discard(r, 0);
+	return 0;
+}
+
+/* ---- Accepted ---- */
+
+/* NULL (spilled zero) in fp-8 on one path, a record on the other (the
+ * RFC's reject_slot_with_zero_vs_ptr_ok).
+ */
+SEC("?tc")
+__success
+__naked int accept_slot_zero_vs_ringbuf(void)
+{
+	asm volatile (
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"r0 = 0;"
+	"*(u64 *)(r10 - 8) = r0;"
+	"if r7 != 0 goto l0_%=;"
+	RB_RESERVE_8
+	"*(u64 *)(r10 - 8) = r0;"
+"l0_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* NULL in R6 on one path, a record on the other */
+SEC("?tc")
+__success
+__naked int accept_reg_zero_vs_ringbuf(void)
+{
+	asm volatile (
+	"r6 = 0;"
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 == 0 goto l0_%=;"
+	RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"r6 = r0;"
+"l0_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* The same scalar on both paths is no conflict, nor is a record that is
+ * in the same place on both.
+ */
+SEC("?tc")
+__success
+__naked int accept_same_on_both_paths(void)
+{
+	asm volatile (
+	"r9 = *(u32 *)(r1 + %[mark]);"
+	"r8 = 7;"
+	RB_RESERVE_8
+	"if r0 == 0 goto l1_%=;"
+	"r6 = r0;"
+	"if r9 == 0 goto l0_%=;"
+	"r8 = 7;"
+"l0_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+"l1_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* One record in R6, R7 and fp-8 gets one descriptor entry: accepted, and
+ * the level 2 log shows the descriptors.
+ */
+SEC("?tc")
+__success __log_level(2)
+__msg("frame_desc:")
+__naked int accept_copies_frame_desc_log(void)
+{
+	asm volatile (
+	RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"r6 = r0;"
+	"r7 = r0;"
+	"*(u64 *)(r10 - 8) = r0;"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* A record not checked for NULL is released (if not NULL) at run time */
+SEC("?tc")
+__success
+int accept_maybe_null_record(struct __sk_buff *ctx)
+{
+	void *p;
+
+	p = bpf_ringbuf_reserve(&rb, 8, 0);
+	bpf_throw(VAL);
+	return !p;
+}
+
+/* An iterator and a record held when the loop body throws (also gives the
+ * naked programs above the BTF of the bpf_iter_num kfuncs).
+ */
+SEC("?tc")
+__success
+int accept_iter_and_record(struct __sk_buff *ctx)
+{
+	long *r;
+	int i;
+
+	r = bpf_ringbuf_reserve(&rb, 8, 0);
+	if (!r)
+		return 0;
+	bpf_for(i, 0, 10) {
+		if (i == ctx->mark)
+			bpf_throw(VAL);
+	}
+	bpf_ringbuf_discard(r, 0);
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";
