@@ -743,6 +743,7 @@ struct bpf_verifier_env {
 	u32 id_gen;			/* used to generate unique reg IDs */
 	u32 hidden_subprog_cnt;		/* number of hidden subprogs */
 	int exception_callback_subprog;
+	int throw_tramp_subprog;		/* saves R6-R9, then calls bpf_throw */
 	bool explore_alu_limits;
 	bool allow_ptr_leaks;
 	/* Allow access to uninitialized stack memory. Writes with fixed offset are
@@ -759,7 +760,8 @@ struct bpf_verifier_env {
 	struct bpf_insn_aux_data *insn_aux_data; /* array of per-insn state */
 	const struct bpf_line_info *prev_linfo;
 	struct bpf_verifier_log log;
-	struct bpf_subprog_info subprog_info[BPF_MAX_SUBPROGS + 2]; /* max + 2 for the fake and exception subprogs */
+	/* max + 3 for the fake, exception callback and bpf_throw trampoline subprogs */
+	struct bpf_subprog_info subprog_info[BPF_MAX_SUBPROGS + 3];
 	union {
 		struct bpf_idmap idmap_scratch;
 		struct bpf_idset idset_scratch;
@@ -887,6 +889,13 @@ struct bpf_call_walk {
 int bpf_walk_call_chains(struct bpf_verifier_env *env, struct bpf_call_walk *w,
 			 int idx);
 int bpf_mark_throw_reachable_subprogs(struct bpf_verifier_env *env);
+int bpf_exc_record_throw(struct bpf_verifier_env *env, u32 *ids, u32 max_ids,
+			 u32 *nr_ids);
+void bpf_exc_patch_insns(const struct bpf_prog *prog, u32 off, u32 len);
+void bpf_exc_remove_insns(struct bpf_verifier_env *env, u32 off, u32 cnt);
+int bpf_exc_prepare_jit(struct bpf_verifier_env *env);
+void bpf_exc_attach_descs(struct bpf_verifier_env *env, struct bpf_prog *func,
+			  int subprog);
 
 int bpf_prog_offload_verifier_prep(struct bpf_prog *prog);
 int bpf_prog_offload_verify_insn(struct bpf_verifier_env *env,

@@ -12,6 +12,12 @@
 #include <linux/bitmap.h>
 #include <linux/bpf.h>
 #include <linux/bpf_verifier.h>
+#include <linux/btf.h>
+#include <linux/bsearch.h>
+#include <linux/filter.h>
+#include <linux/kallsyms.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
 
 struct throw_walk {
 	struct bpf_call_walk w;
@@ -94,4 +100,899 @@ int bpf_mark_throw_reachable_subprogs(struct bpf_verifier_env *env)
 			return err;
 	}
 	return 0;
+}
+
+/* Frame descriptors.
+ *
+ * When bpf_throw unwinds the BPF frames of a program, it must release the
+ * resources they hold: ring buffer records and dynptrs, bpf_obj_new
+ * objects, referenced kernel pointers, open-coded iterators. At every
+ * throw point the verifier therefore records, for each frame on the call
+ * stack, a descriptor keyed by the frame's pc: which stack slots and which
+ * callee-saved registers (R6-R9) hold which resource. The pc of the
+ * throwing frame is the throw itself (a bpf_throw call, or the call of a
+ * global subprog that throws), that of a caller frame its call insn; at
+ * run time both are the return address of the frame's call.
+ *
+ * The same pc may be reached on several paths. Their descriptors must
+ * agree, since at run time nothing tells the paths apart: a location may
+ * hold the same kind of resource on all paths, or NULL on some of them
+ * (conditional acquisition), or no resource on any. Anything else, such as
+ * a scalar on one path where another holds a ring buffer record, rejects
+ * the program: the unwinder would pass the scalar to the release function.
+ */
+
+/* What a location holds on one path, from least to most demanding */
+enum bpf_exc_what {
+	BPF_EXC_UNINIT,		/* uninitialized stack or register */
+	BPF_EXC_MISC,		/* stack data that is not a spilled register */
+	BPF_EXC_SCALAR,		/* a scalar not known to be zero */
+	BPF_EXC_ZERO,		/* NULL: merges with a resource pointer */
+	BPF_EXC_PTR,		/* a pointer that holds no reference */
+	BPF_EXC_COPY,		/* a copy of, or a pointer into, a resource
+				 * that is released from another location
+				 */
+	BPF_EXC_PART,		/* a dynptr or iterator that holds nothing,
+				 * or a later slot of one that does
+				 */
+	BPF_EXC_RES_PTR,	/* a resource: release its value */
+	BPF_EXC_RES_OBJ,	/* a dynptr or iterator: release its address */
+};
+
+typedef void (*bpf_exc_release_t)(void *obj, void *arg);
+
+struct bpf_exc_loc {
+	s16 off;		/* stack slot: offset from the frame pointer */
+	u8 regno;		/* or callee-saved register, BPF_REG_6..9 */
+	u8 what;		/* enum bpf_exc_what */
+	bool has_value;		/* value is that of a known scalar */
+	u32 type;		/* register type, or dynptr type */
+	u32 btf_id;
+	struct btf *btf;	/* only for the verifier log */
+	s64 value;
+	bpf_exc_release_t release;
+	void *arg;
+};
+
+struct bpf_exc_frame_desc {
+	u32 pc;			/* insn index; once jited, the offset of the
+				 * return address in the (sub)prog image
+				 */
+	u32 cnt;
+	struct bpf_exc_loc loc[];	/* sorted by loc_key() */
+};
+
+struct bpf_exc_tab {
+	u32 cnt;
+	u32 cap;
+	struct bpf_exc_frame_desc **desc;	/* sorted by pc */
+	struct bpf_exc_loc *scratch;		/* one frame of the current path */
+	size_t bytes;				/* allocated for descriptors */
+};
+
+#define verbose(env, fmt, args...) bpf_log(&(env)->log, fmt, ##args)
+
+#define BPF_EXC_MAX_LOCS	(4 + MAX_BPF_STACK / BPF_REG_SIZE)
+#define BPF_EXC_GFP		(GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
+
+/* R6-R9 first, then the stack from the frame pointer down */
+static int loc_key(const struct bpf_exc_loc *loc)
+{
+	return loc->regno ? loc->regno : BPF_REG_FP - loc->off;
+}
+
+static bool is_resource(const struct bpf_exc_loc *loc)
+{
+	return loc->what >= BPF_EXC_RES_PTR;
+}
+
+/* Release functions. Those taking a value are not called for NULL. */
+static void release_ringbuf_record(void *rec, void *arg)
+{
+	bpf_ringbuf_discard_proto.func((unsigned long)rec, 0, 0, 0, 0);
+}
+
+static void release_ringbuf_dynptr(void *dynptr, void *arg)
+{
+	bpf_ringbuf_discard_dynptr_proto.func((unsigned long)dynptr, 0, 0, 0, 0);
+}
+
+static void release_obj(void *obj, void *rec)
+{
+	__bpf_obj_drop_impl(obj, rec, false);
+}
+
+static void release_percpu_obj(void *obj, void *rec)
+{
+	__bpf_obj_drop_impl(obj, rec, true);
+}
+
+static void release_by_dtor(void *obj, void *dtor)
+{
+	((btf_dtor_kfunc_t)dtor)(obj);
+}
+
+/* Resolve a kfunc of @btf by name when the program is loaded, so that the
+ * throw path calls it without looking it up.
+ */
+static void *resolve_kfunc(struct btf *btf, const char *name)
+{
+	if (btf_find_by_name_kind(btf, name, BTF_KIND_FUNC) < 0)
+		return NULL;
+	return (void *)kallsyms_lookup_name(name);
+}
+
+static int resolve_btf_ptr_release(struct bpf_exc_loc *loc)
+{
+	const struct btf_type *t;
+	s32 dtor_id;
+	void *dtor;
+
+	if (loc->type & MEM_ALLOC) {
+		struct btf_struct_meta *meta;
+
+		meta = btf_find_struct_meta(loc->btf, loc->btf_id);
+		loc->release = loc->type & MEM_PERCPU ? release_percpu_obj :
+							release_obj;
+		loc->arg = meta ? meta->record : NULL;
+		return 0;
+	}
+	dtor_id = btf_find_dtor_kfunc(loc->btf, loc->btf_id);
+	if (dtor_id < 0)
+		return -ENOENT;
+	t = btf_type_by_id(loc->btf, dtor_id);
+	dtor = t ? resolve_kfunc(loc->btf, btf_name_by_offset(loc->btf, t->name_off)) : NULL;
+	if (!dtor)
+		return -ENOENT;
+	loc->release = release_by_dtor;
+	loc->arg = dtor;
+	return 0;
+}
+
+/* An iterator is destroyed by its bpf_iter_<type>_destroy kfunc, which the
+ * verifier requires to exist for every iterator type.
+ */
+static int resolve_iter_release(struct bpf_exc_loc *loc)
+{
+	const struct btf_type *t = btf_type_by_id(loc->btf, loc->btf_id);
+	char name[KSYM_NAME_LEN];
+	void *destroy;
+
+	if (!t)
+		return -ENOENT;
+	snprintf(name, sizeof(name), "%s_destroy",
+		 btf_name_by_offset(loc->btf, t->name_off));
+	destroy = resolve_kfunc(loc->btf, name);
+	if (!destroy)
+		return -ENOENT;
+	loc->release = release_by_dtor;
+	loc->arg = destroy;
+	return 0;
+}
+
+static int resolve_release(struct bpf_exc_loc *loc)
+{
+	if (loc->what == BPF_EXC_RES_OBJ) {
+		if (loc->btf)
+			return resolve_iter_release(loc);
+		loc->release = release_ringbuf_dynptr;
+		return 0;
+	}
+	if (base_type(loc->type) == PTR_TO_MEM && (loc->type & MEM_RINGBUF)) {
+		loc->release = release_ringbuf_record;
+		return 0;
+	}
+	if (base_type(loc->type) == PTR_TO_BTF_ID)
+		return resolve_btf_ptr_release(loc);
+	return -ENOENT;
+}
+
+static const char *loc_where(const struct bpf_exc_loc *loc, char *buf, size_t n)
+{
+	if (loc->regno)
+		snprintf(buf, n, "R%d", loc->regno);
+	else
+		snprintf(buf, n, "fp%d", loc->off);
+	return buf;
+}
+
+static const char *loc_type_str(struct bpf_verifier_env *env,
+				const struct bpf_exc_loc *loc, char *buf,
+				size_t n)
+{
+	const char *btf_name = "";
+
+	if (loc->btf) {
+		const struct btf_type *t = btf_type_by_id(loc->btf, loc->btf_id);
+
+		btf_name = t ? btf_name_by_offset(loc->btf, t->name_off) : "?";
+	}
+	switch (loc->what) {
+	case BPF_EXC_UNINIT:
+		return loc->regno ? "uninitialized register" : "uninitialized stack";
+	case BPF_EXC_MISC:
+		return "misc data";
+	case BPF_EXC_SCALAR:
+		if (!loc->has_value)
+			return "scalar";
+		snprintf(buf, n, "scalar %lld", loc->value);
+		return buf;
+	case BPF_EXC_ZERO:
+		return "NULL";
+	case BPF_EXC_PTR:
+		snprintf(buf, n, "%s%s (no reference)",
+			 reg_type_str(env, loc->type), btf_name);
+		return buf;
+	case BPF_EXC_COPY:
+		snprintf(buf, n, "%s%s (a copy released from elsewhere)",
+			 reg_type_str(env, loc->type), btf_name);
+		return buf;
+	case BPF_EXC_PART:
+		return "part of a dynptr or iterator";
+	case BPF_EXC_RES_PTR:
+		snprintf(buf, n, "%s%s", reg_type_str(env, loc->type), btf_name);
+		return buf;
+	case BPF_EXC_RES_OBJ:
+		if (!loc->btf)
+			return "ringbuf dynptr";
+		snprintf(buf, n, "iter %s", btf_name);
+		return buf;
+	}
+	return "?";
+}
+
+/* The state of one throw: which references were found, in which order */
+struct exc_throw {
+	struct bpf_verifier_env *env;
+	int frameno;
+	u32 *ids;
+	u32 nr_ids;
+	u32 max_ids;
+};
+
+/* A reference is released from the first location it is found in; the
+ * others hold copies of it. The verifier releases all copies at once too.
+ */
+static bool claim_ref(struct exc_throw *t, u32 ref_obj_id)
+{
+	u32 i;
+
+	for (i = 0; i < t->nr_ids; i++)
+		if (t->ids[i] == ref_obj_id)
+			return false;
+	/* more references in frames than the state holds: leave it alone,
+	 * the reference check will complain
+	 */
+	if (WARN_ON_ONCE(t->nr_ids == t->max_ids))
+		return false;
+	t->ids[t->nr_ids++] = ref_obj_id;
+	return true;
+}
+
+static int resolve_or_reject(struct exc_throw *t, struct bpf_exc_loc *loc)
+{
+	char where[16], type[64];
+
+	if (!resolve_release(loc))
+		return 0;
+	verbose(t->env, "bpf_throw at insn %d: frame %d %s holds %s, which bpf_throw cannot release\n",
+		t->env->insn_idx, t->frameno, loc_where(loc, where, sizeof(where)),
+		loc_type_str(t->env, loc, type, sizeof(type)));
+	return -EINVAL;
+}
+
+static int loc_from_reg(struct exc_throw *t, struct bpf_exc_loc *loc,
+			const struct bpf_reg_state *reg)
+{
+	if (reg->type == NOT_INIT) {
+		loc->what = BPF_EXC_UNINIT;
+		return 0;
+	}
+	if (reg->type == SCALAR_VALUE) {
+		loc->has_value = tnum_is_const(reg->var_off);
+		loc->value = reg->var_off.value;
+		loc->what = loc->has_value && !loc->value ? BPF_EXC_ZERO :
+							     BPF_EXC_SCALAR;
+		return 0;
+	}
+	loc->type = reg->type & ~PTR_MAYBE_NULL;
+	if (base_type(reg->type) == PTR_TO_BTF_ID) {
+		loc->btf = reg->btf;
+		loc->btf_id = reg->btf_id;
+	}
+	if (!reg->ref_obj_id) {
+		loc->what = BPF_EXC_PTR;
+		return 0;
+	}
+	/* Slices of dynptrs share the dynptr's reference; pointers with an
+	 * offset are not what the release function takes.
+	 */
+	if ((base_type(reg->type) == PTR_TO_MEM && !(reg->type & MEM_RINGBUF)) ||
+	    reg->off || !tnum_equals_const(reg->var_off, 0) ||
+	    !claim_ref(t, reg->ref_obj_id)) {
+		loc->what = BPF_EXC_COPY;
+		return 0;
+	}
+	loc->what = BPF_EXC_RES_PTR;
+	return resolve_or_reject(t, loc);
+}
+
+static int loc_from_dynptr(struct exc_throw *t, struct bpf_exc_loc *loc,
+			   const struct bpf_reg_state *reg)
+{
+	loc->what = BPF_EXC_PART;
+	if (!reg->dynptr.first_slot || !reg->ref_obj_id)
+		return 0;
+	if (reg->dynptr.type != BPF_DYNPTR_TYPE_RINGBUF) {
+		verbose(t->env, "verifier internal error: refcounted dynptr type %d\n",
+			reg->dynptr.type);
+		return -EFAULT;
+	}
+	loc->type = reg->dynptr.type;
+	/* a clone of a dynptr released from another slot */
+	if (!claim_ref(t, reg->ref_obj_id)) {
+		loc->what = BPF_EXC_COPY;
+		loc->type = PTR_TO_STACK;
+		return 0;
+	}
+	loc->what = BPF_EXC_RES_OBJ;
+	return resolve_or_reject(t, loc);
+}
+
+static int loc_from_iter(struct exc_throw *t, struct bpf_exc_loc *loc,
+			 const struct bpf_reg_state *reg)
+{
+	loc->what = BPF_EXC_PART;
+	/* only the first slot of an iterator holds its reference */
+	if (!reg->ref_obj_id || !claim_ref(t, reg->ref_obj_id))
+		return 0;
+	loc->what = BPF_EXC_RES_OBJ;
+	loc->btf = reg->iter.btf;
+	loc->btf_id = reg->iter.btf_id;
+	return resolve_or_reject(t, loc);
+}
+
+static bool slot_all(const struct bpf_stack_state *slot, u8 type)
+{
+	int i;
+
+	for (i = 0; i < BPF_REG_SIZE; i++)
+		if (slot->slot_type[i] != type)
+			return false;
+	return true;
+}
+
+static int loc_from_slot(struct exc_throw *t, struct bpf_exc_loc *loc,
+			 const struct bpf_stack_state *slot)
+{
+	switch (slot->slot_type[BPF_REG_SIZE - 1]) {
+	case STACK_SPILL:
+		/* narrower spills are scalars: data, as far as release goes */
+		if (slot_all(slot, STACK_SPILL))
+			return loc_from_reg(t, loc, &slot->spilled_ptr);
+		loc->what = BPF_EXC_MISC;
+		return 0;
+	case STACK_DYNPTR:
+		return loc_from_dynptr(t, loc, &slot->spilled_ptr);
+	case STACK_ITER:
+		return loc_from_iter(t, loc, &slot->spilled_ptr);
+	case STACK_ZERO:
+		loc->what = slot_all(slot, STACK_ZERO) ? BPF_EXC_ZERO : BPF_EXC_MISC;
+		return 0;
+	case STACK_MISC:
+		loc->what = BPF_EXC_MISC;
+		return 0;
+	case STACK_INVALID:
+		loc->what = slot_all(slot, STACK_INVALID) ? BPF_EXC_UNINIT :
+							    BPF_EXC_MISC;
+		return 0;
+	}
+	verbose(t->env, "verifier internal error: frame %d stack slot type %d at throw\n",
+		t->frameno, slot->slot_type[BPF_REG_SIZE - 1]);
+	return -EFAULT;
+}
+
+/* Describe every callee-saved register and stack slot of @frame */
+static int describe_frame(struct exc_throw *t, const struct bpf_func_state *frame,
+			  struct bpf_exc_loc *locs, u32 *cnt)
+{
+	int i, n = 0, err;
+
+	for (i = BPF_REG_6; i <= BPF_REG_9; i++, n++) {
+		locs[n] = (struct bpf_exc_loc){ .regno = i };
+		err = loc_from_reg(t, &locs[n], &frame->regs[i]);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < frame->allocated_stack / BPF_REG_SIZE; i++, n++) {
+		locs[n] = (struct bpf_exc_loc){ .off = -(i + 1) * BPF_REG_SIZE };
+		err = loc_from_slot(t, &locs[n], &frame->stack[i]);
+		if (err)
+			return err;
+	}
+	*cnt = n;
+	return 0;
+}
+
+/* Merge what a location holds on this path (@cur) into what it held on the
+ * paths seen before (@old).
+ */
+static int merge_loc(const struct bpf_exc_loc *old, const struct bpf_exc_loc *cur,
+		     struct bpf_exc_loc *out)
+{
+	if (is_resource(old) && is_resource(cur)) {
+		/* released the same way on both paths */
+		if (old->what != cur->what || old->release != cur->release ||
+		    old->arg != cur->arg)
+			return -EINVAL;
+		*out = *old;
+		return 0;
+	}
+	if (is_resource(old) || is_resource(cur)) {
+		const struct bpf_exc_loc *res = is_resource(old) ? old : cur;
+		const struct bpf_exc_loc *other = res == old ? cur : old;
+
+		/* NULL is released as nothing, by a function taking values */
+		if (other->what != BPF_EXC_ZERO || res->what != BPF_EXC_RES_PTR)
+			return -EINVAL;
+		*out = *res;
+		return 0;
+	}
+	/* No resource here on either path. Keep what is not NULL, so that a
+	 * resource here on a later path conflicts with it.
+	 */
+	*out = old->what == BPF_EXC_ZERO ? *cur : *old;
+	return 0;
+}
+
+static void merge_failed(struct bpf_verifier_env *env, int frameno,
+			 const struct bpf_exc_loc *old,
+			 const struct bpf_exc_loc *cur)
+{
+	char where[16], old_type[64], cur_type[64];
+
+	verbose(env, "bpf_throw at insn %d: frame %d %s holds %s on one path and %s on another; release it, or hold the same kind of resource or NULL there on every path\n",
+		env->insn_idx, frameno, loc_where(cur, where, sizeof(where)),
+		loc_type_str(env, cur, cur_type, sizeof(cur_type)),
+		loc_type_str(env, old, old_type, sizeof(old_type)));
+}
+
+static struct bpf_exc_frame_desc *alloc_desc(struct bpf_exc_tab *tab, u32 pc,
+					     u32 cnt)
+{
+	struct bpf_exc_frame_desc *desc;
+	size_t size = struct_size(desc, loc, cnt);
+
+	desc = kmalloc(size, BPF_EXC_GFP);
+	if (!desc)
+		return NULL;
+	desc->pc = pc;
+	desc->cnt = cnt;
+	tab->bytes += size;
+	return desc;
+}
+
+static void free_desc(struct bpf_exc_tab *tab, struct bpf_exc_frame_desc *desc)
+{
+	tab->bytes -= struct_size(desc, loc, desc->cnt);
+	kfree(desc);
+}
+
+/* Keep the first @n locations. Returns @desc, or a smaller copy of it. */
+static struct bpf_exc_frame_desc *
+shrink_desc(struct bpf_exc_tab *tab, struct bpf_exc_frame_desc *desc, u32 n)
+{
+	struct bpf_exc_frame_desc *p;
+
+	p = krealloc(desc, struct_size(desc, loc, n), BPF_EXC_GFP);
+	if (p) {
+		tab->bytes -= (p->cnt - n) * sizeof(p->loc[0]);
+		desc = p;
+	} else {
+		/* still all allocated */
+		tab->bytes -= (desc->cnt - n) * sizeof(desc->loc[0]);
+	}
+	desc->cnt = n;
+	return desc;
+}
+
+/* Merge the sorted @locs of this path into @old, as a new descriptor. A
+ * location missing on one side is uninitialized there.
+ */
+static struct bpf_exc_frame_desc *
+merge_desc(struct exc_throw *t, struct bpf_exc_tab *tab,
+	   const struct bpf_exc_frame_desc *old, const struct bpf_exc_loc *locs,
+	   u32 cnt)
+{
+	struct bpf_exc_frame_desc *desc;
+	u32 i = 0, j = 0, n = 0;
+	int err;
+
+	desc = alloc_desc(tab, old->pc, old->cnt + cnt);
+	if (!desc)
+		return ERR_PTR(-ENOMEM);
+	while (i < old->cnt || j < cnt) {
+		struct bpf_exc_loc o, c;
+		int ko = i < old->cnt ? loc_key(&old->loc[i]) : INT_MAX;
+		int kc = j < cnt ? loc_key(&locs[j]) : INT_MAX;
+
+		o = ko <= kc ? old->loc[i++] : (struct bpf_exc_loc){
+			.regno = locs[j].regno, .off = locs[j].off };
+		c = kc <= ko ? locs[j++] : (struct bpf_exc_loc){
+			.regno = o.regno, .off = o.off };
+		err = merge_loc(&o, &c, &desc->loc[n]);
+		if (err) {
+			merge_failed(t->env, t->frameno, &o, &c);
+			free_desc(tab, desc);
+			return ERR_PTR(err);
+		}
+		n++;
+	}
+	return shrink_desc(tab, desc, n);
+}
+
+static int desc_pos(const struct bpf_exc_tab *tab, u32 pc)
+{
+	int lo = 0, hi = tab->cnt;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (tab->desc[mid]->pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int insert_desc(struct bpf_exc_tab *tab, int pos,
+		       struct bpf_exc_frame_desc *desc)
+{
+	if (tab->cnt == tab->cap) {
+		u32 cap = max(8u, tab->cap * 2);
+		struct bpf_exc_frame_desc **p;
+
+		p = krealloc_array(tab->desc, cap, sizeof(*p), BPF_EXC_GFP);
+		if (!p)
+			return -ENOMEM;
+		tab->bytes += (cap - tab->cap) * sizeof(*p);
+		tab->desc = p;
+		tab->cap = cap;
+	}
+	memmove(tab->desc + pos + 1, tab->desc + pos,
+		(tab->cnt - pos) * sizeof(*tab->desc));
+	tab->desc[pos] = desc;
+	tab->cnt++;
+	return 0;
+}
+
+static void log_frame(struct bpf_verifier_env *env, int frameno, u32 pc,
+		      const struct bpf_exc_loc *locs, u32 cnt, const char *what)
+{
+	char where[16], type[64];
+	u32 i;
+
+	if (!(env->log.level & BPF_LOG_LEVEL2))
+		return;
+	verbose(env, "frame_desc: %s insn %d frame %d pc %u:", what,
+		env->insn_idx, frameno, pc);
+	for (i = 0; i < cnt; i++) {
+		if (locs[i].what == BPF_EXC_UNINIT)
+			continue;
+		verbose(env, " %s=%s", loc_where(&locs[i], where, sizeof(where)),
+			loc_type_str(env, &locs[i], type, sizeof(type)));
+	}
+	verbose(env, "\n");
+}
+
+static int record_frame(struct exc_throw *t, struct bpf_exc_tab *tab, u32 pc,
+			const struct bpf_exc_loc *locs, u32 cnt)
+{
+	struct bpf_exc_frame_desc *desc;
+	int pos = desc_pos(tab, pc);
+	int err;
+
+	log_frame(t->env, t->frameno, pc, locs, cnt, "throw at");
+	if (pos < tab->cnt && tab->desc[pos]->pc == pc) {
+		desc = merge_desc(t, tab, tab->desc[pos], locs, cnt);
+		if (IS_ERR(desc))
+			return PTR_ERR(desc);
+		free_desc(tab, tab->desc[pos]);
+		tab->desc[pos] = desc;
+		log_frame(t->env, t->frameno, pc, desc->loc, desc->cnt, "merged at");
+		return 0;
+	}
+	desc = alloc_desc(tab, pc, cnt);
+	if (!desc)
+		return -ENOMEM;
+	memcpy(desc->loc, locs, cnt * sizeof(*locs));
+	err = insert_desc(tab, pos, desc);
+	if (err)
+		free_desc(tab, desc);
+	return err;
+}
+
+static struct bpf_exc_tab *get_tab(struct bpf_verifier_env *env)
+{
+	struct bpf_prog_aux *aux = env->prog->aux;
+	struct bpf_exc_tab *tab = aux->exc_tab;
+
+	if (tab)
+		return tab;
+	tab = kzalloc(sizeof(*tab), BPF_EXC_GFP);
+	if (!tab)
+		return NULL;
+	tab->scratch = kvcalloc(BPF_EXC_MAX_LOCS, sizeof(*tab->scratch),
+				BPF_EXC_GFP);
+	if (!tab->scratch) {
+		kfree(tab);
+		return NULL;
+	}
+	aux->exc_tab = tab;
+	return tab;
+}
+
+/**
+ * bpf_exc_record_throw() - record the frame descriptors of a throw
+ * @env: the verifier, at a throw of the current state
+ * @ids: the references found, one per resource, to be released by the
+ *       caller
+ * @max_ids: room in @ids: the number of references the current frame holds
+ * @nr_ids: number of them
+ *
+ * Describe every frame of the current state at the throw, innermost first,
+ * and merge the descriptions with those of earlier paths reaching the
+ * same pcs.
+ *
+ * Return: 0, or a negative error if the paths conflict or a resource
+ * cannot be released.
+ */
+int bpf_exc_record_throw(struct bpf_verifier_env *env, u32 *ids, u32 max_ids,
+			 u32 *nr_ids)
+{
+	struct bpf_verifier_state *st = env->cur_state;
+	struct exc_throw t = { .env = env, .ids = ids, .max_ids = max_ids };
+	struct bpf_exc_tab *tab = get_tab(env);
+	int fr, err;
+
+	if (!tab)
+		return -ENOMEM;
+	for (fr = st->curframe; fr >= 0; fr--) {
+		u32 pc = fr == st->curframe ? env->insn_idx : st->frame[fr + 1]->callsite;
+		u32 cnt;
+
+		t.frameno = fr;
+		err = describe_frame(&t, st->frame[fr], tab->scratch, &cnt);
+		if (err)
+			return err;
+		err = record_frame(&t, tab, pc, tab->scratch, cnt);
+		if (err)
+			return err;
+	}
+	*nr_ids = t.nr_ids;
+	if (env->log.level & BPF_LOG_LEVEL2)
+		verbose(env, "frame_desc: %u descriptors, %zu bytes\n",
+			tab->cnt, tab->bytes);
+	return 0;
+}
+
+/* The pc of a descriptor follows its call insn when the verifier patches
+ * the program: a patch at @off replaces one insn with @len ones.
+ */
+void bpf_exc_patch_insns(const struct bpf_prog *prog, u32 off, u32 len)
+{
+	struct bpf_exc_tab *tab = prog->aux->exc_tab;
+	const struct bpf_insn *insn = prog->insnsi;
+	u32 i, j;
+
+	if (!tab || len == 1)
+		return;
+	for (i = desc_pos(tab, off); i < tab->cnt; i++) {
+		struct bpf_exc_frame_desc *desc = tab->desc[i];
+
+		if (desc->pc > off) {
+			desc->pc += len - 1;
+			continue;
+		}
+		/* the call itself was patched: find it among the new insns */
+		for (j = off; j < off + len - 1; j++)
+			if (insn[j].code == (BPF_JMP | BPF_CALL))
+				break;
+		desc->pc = j;
+	}
+}
+
+/* Dead code was removed: no throw point is in it */
+void bpf_exc_remove_insns(struct bpf_verifier_env *env, u32 off, u32 cnt)
+{
+	struct bpf_exc_tab *tab = env->prog->aux->exc_tab;
+	u32 i;
+
+	if (!tab)
+		return;
+	for (i = desc_pos(tab, off); i < tab->cnt; i++) {
+		WARN_ON_ONCE(tab->desc[i]->pc < off + cnt);
+		tab->desc[i]->pc -= cnt;
+	}
+}
+
+void bpf_exc_tab_free(struct bpf_exc_tab *tab)
+{
+	u32 i;
+
+	if (!tab)
+		return;
+	for (i = 0; i < tab->cnt; i++)
+		kfree(tab->desc[i]);
+	kfree(tab->desc);
+	kvfree(tab->scratch);
+	kfree(tab);
+}
+
+/* Keep only the locations holding resources */
+static void compact_desc(struct bpf_exc_tab *tab, u32 i, bool *any)
+{
+	struct bpf_exc_frame_desc *desc = tab->desc[i];
+	u32 j, n = 0;
+
+	for (j = 0; j < desc->cnt; j++)
+		if (is_resource(&desc->loc[j]))
+			desc->loc[n++] = desc->loc[j];
+	*any |= n;
+	tab->desc[i] = shrink_desc(tab, desc, n);
+}
+
+/**
+ * bpf_exc_prepare_jit() - keep what the unwinder needs of the descriptors
+ * @env: the verifier, done with patching the program
+ *
+ * Return: 0 or a negative error.
+ */
+int bpf_exc_prepare_jit(struct bpf_verifier_env *env)
+{
+	struct bpf_prog_aux *aux = env->prog->aux;
+	struct bpf_exc_tab *tab = aux->exc_tab;
+	bool any = false;
+	u32 i;
+
+	if (!tab)
+		return 0;
+	kvfree(tab->scratch);
+	tab->scratch = NULL;
+	for (i = 0; i < tab->cnt; i++)
+		compact_desc(tab, i, &any);
+	if (!any) {
+		bpf_exc_tab_free(tab);
+		aux->exc_tab = NULL;
+		return 0;
+	}
+	/* the descriptors know insn indexes, not those of a blinded copy */
+	if (bpf_jit_blinding_enabled(env->prog)) {
+		verbose(env, "resources held at bpf_throw cannot be released with constant blinding (net.core.bpf_jit_harden)\n");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/**
+ * bpf_exc_attach_descs() - give a subprog's image its descriptors
+ * @env: the verifier
+ * @func: the prog about to be jited for @subprog
+ * @subprog: its index
+ *
+ * The descriptors of @subprog are those whose pc lies in it; their pc
+ * becomes relative to its start here, and an offset in its image when the
+ * JIT is done (bpf_prog_fill_jited_exc_descs()).
+ */
+void bpf_exc_attach_descs(struct bpf_verifier_env *env, struct bpf_prog *func,
+			  int subprog)
+{
+	struct bpf_exc_tab *tab = env->prog->aux->exc_tab;
+	u32 start = env->subprog_info[subprog].start;
+	u32 end = env->subprog_info[subprog + 1].start;
+	u32 first, i;
+
+	if (!tab)
+		return;
+	first = desc_pos(tab, start);
+	for (i = first; i < tab->cnt && tab->desc[i]->pc < end; i++)
+		tab->desc[i]->pc -= start;
+	func->aux->exc_descs = tab->desc + first;
+	func->aux->exc_desc_cnt = i - first;
+	if (!subprog) {
+		env->prog->aux->exc_descs = func->aux->exc_descs;
+		env->prog->aux->exc_desc_cnt = func->aux->exc_desc_cnt;
+	}
+}
+
+/**
+ * bpf_prog_fill_jited_exc_descs() - map descriptor pcs into the image
+ * @prog: a (sub)prog, jited for the last time
+ * @insn_to_jit_off: offset in the image of the end of each insn
+ *
+ * A frame's pc at run time is the return address of its call, the end of
+ * the call insn.
+ */
+void bpf_prog_fill_jited_exc_descs(struct bpf_prog *prog,
+				   const u32 *insn_to_jit_off)
+{
+	u32 i;
+
+	for (i = 0; i < prog->aux->exc_desc_cnt; i++) {
+		struct bpf_exc_frame_desc *desc = prog->aux->exc_descs[i];
+
+		desc->pc = insn_to_jit_off[desc->pc];
+	}
+}
+
+static int cmp_desc_pc(const void *key, const void *elt)
+{
+	u32 pc = *(const u32 *)key;
+	u32 desc_pc = (*(struct bpf_exc_frame_desc * const *)elt)->pc;
+
+	return pc < desc_pc ? -1 : pc > desc_pc;
+}
+
+static void release_frame(const struct bpf_exc_frame_desc *desc,
+			  const struct bpf_exc_unwind *u, u64 bp)
+{
+	u32 i;
+
+	for (i = 0; i < desc->cnt; i++) {
+		const struct bpf_exc_loc *loc = &desc->loc[i];
+		void *obj;
+
+		if (loc->regno) {
+			int r = loc->regno - BPF_REG_6;
+
+			/* the JIT saved it further down the chain */
+			if (WARN_ON_ONCE(!(u->regs_valid & BIT(r))))
+				continue;
+			obj = (void *)(unsigned long)u->regs[r];
+		} else if (loc->what == BPF_EXC_RES_OBJ) {
+			obj = (void *)(unsigned long)(bp + loc->off);
+		} else {
+			obj = *(void **)(unsigned long)(bp + loc->off);
+		}
+		if (obj)
+			loc->release(obj, loc->arg);
+	}
+}
+
+/**
+ * bpf_exc_unwind_frame() - release what a BPF frame holds at a throw
+ * @prog: the (sub)prog of the frame
+ * @u: R6-R9 of the frame, as saved by the frames it called
+ * @ip: the frame's return address
+ * @bp: its frame pointer
+ *
+ * Called by bpf_throw for each BPF frame, innermost first, while the
+ * frames are still intact. The innermost is the bpf_throw trampoline,
+ * which saves R6-R9 of the throwing frame; each frame then passes on the
+ * values of its caller's registers that its own prologue saved.
+ */
+void bpf_exc_unwind_frame(struct bpf_prog *prog, struct bpf_exc_unwind *u,
+			  u64 ip, u64 bp)
+{
+	struct bpf_prog_aux *aux = prog->aux;
+	int i;
+
+	if (aux->exc_desc_cnt) {
+		u32 pc = ip - (unsigned long)prog->bpf_func;
+		struct bpf_exc_frame_desc **desc;
+
+		desc = bsearch(&pc, aux->exc_descs, aux->exc_desc_cnt,
+			       sizeof(*desc), cmp_desc_pc);
+		if (!WARN_ON_ONCE(!desc))
+			release_frame(*desc, u, bp);
+	}
+	if (!bpf_is_subprog(prog))
+		return;
+	for (i = 0; i < ARRAY_SIZE(aux->exc_saved_reg_off); i++) {
+		if (!aux->exc_saved_reg_off[i])
+			continue;
+		u->regs[i] = *(u64 *)(unsigned long)(bp + aux->exc_saved_reg_off[i]);
+		u->regs_valid |= BIT(i);
+	}
 }

@@ -10265,15 +10265,89 @@ static int push_global_call_exception(struct bpf_verifier_env *env,
 	return 0;
 }
 
-/* Whether the exception exit will be rejected: mirrors the exception_exit
- * checks at process_bpf_exit_full in do_check().
+/* Whether the exception exit will be rejected for a lock held: mirrors the
+ * exception_exit checks at process_bpf_exit_full in do_check(). References
+ * are released by bpf_throw, or rejected with their own message.
  */
-static bool exception_exit_holds_resources(struct bpf_verifier_env *env)
+static bool exception_exit_holds_locks(struct bpf_verifier_env *env)
 {
 	struct bpf_verifier_state *state = env->cur_state;
 
 	return state->active_lock.ptr || state->active_rcu_lock ||
-	       state->active_preempt_lock || cur_func(env)->acquired_refs;
+	       state->active_preempt_lock;
+}
+
+/* At a throw, the unwinder reads every callee-saved register and stack slot
+ * of every frame, through the frame descriptors. Mark them read, so that a
+ * state is not pruned in favour of one that differs there; and mark the
+ * NULLs precise, since a NULL merges with a resource where other scalars
+ * do not.
+ */
+static int mark_throw_state_used(struct bpf_verifier_env *env)
+{
+	struct bpf_verifier_state *st = env->cur_state;
+	struct backtrack_state *bt = &env->bt;
+	bool precise = false;
+	int fr, i, err;
+
+	bt_reset(bt);
+	for (fr = 0; fr <= st->curframe; fr++) {
+		struct bpf_func_state *frame = st->frame[fr];
+
+		for (i = BPF_REG_6; i <= BPF_REG_9; i++) {
+			struct bpf_reg_state *reg = &frame->regs[i];
+
+			err = mark_reg_read(env, reg, reg->parent, REG_LIVE_READ64);
+			if (err)
+				return err;
+			if (register_is_null(reg)) {
+				bt_set_frame_reg(bt, fr, i);
+				precise = true;
+			}
+		}
+		for (i = 0; i < frame->allocated_stack / BPF_REG_SIZE; i++) {
+			struct bpf_reg_state *reg = &frame->stack[i].spilled_ptr;
+
+			err = mark_reg_read(env, reg, reg->parent, REG_LIVE_READ64);
+			if (err)
+				return err;
+			if (is_spilled_scalar_reg64(&frame->stack[i]) &&
+			    register_is_null(reg)) {
+				bt_set_frame_slot(bt, fr, i);
+				precise = true;
+			}
+		}
+	}
+	return precise ? mark_chain_precision_batch(env) : 0;
+}
+
+/* Record where the resources held at this throw are, for bpf_throw to
+ * release them at run time, and drop the references found: the throw
+ * releases them. References not found in any frame stay, and are reported.
+ */
+static int process_throw_resources(struct bpf_verifier_env *env)
+{
+	struct bpf_func_state *cur = cur_func(env);
+	u32 *ids, nr_ids = 0, i;
+	int err;
+
+	if (!bpf_jit_supports_exceptions_cleanup()) {
+		if (cur->acquired_refs)
+			verbose(env, "bpf_throw at insn %d: this JIT cannot release resources when a program throws\n",
+				env->insn_idx);
+		return 0;
+	}
+	err = mark_throw_state_used(env);
+	if (err)
+		return err;
+	ids = kvcalloc(max(cur->acquired_refs, 1), sizeof(*ids), GFP_KERNEL_ACCOUNT);
+	if (!ids)
+		return -ENOMEM;
+	err = bpf_exc_record_throw(env, ids, cur->acquired_refs, &nr_ids);
+	for (i = 0; !err && i < nr_ids; i++)
+		err = release_reference(env, ids[i]);
+	kvfree(ids);
+	return err;
 }
 
 static void log_global_call_exception(struct bpf_verifier_env *env,
@@ -10285,7 +10359,7 @@ static void log_global_call_exception(struct bpf_verifier_env *env,
 		verbose(env, "Func#%d ('%s') may throw, exploring the path where it throws\n",
 			subprog, sub_name);
 	/* Say which call throws before the reason the exit is rejected */
-	if (exception_exit_holds_resources(env))
+	if (exception_exit_holds_locks(env))
 		verbose(env,
 			"global function '%s' called at insn %d may throw; release references and locks before the call\n",
 			sub_name, insn_idx);
@@ -19361,6 +19435,12 @@ process_bpf_exit_full:
 					return -EINVAL;
 				}
 
+				if (exception_exit) {
+					err = process_throw_resources(env);
+					if (err)
+						return err;
+				}
+
 				/* We must do check_reference_leak here before
 				 * prepare_func_exit to handle the case when
 				 * state->curframe > 0, it may be a callback
@@ -20067,6 +20147,7 @@ static struct bpf_prog *bpf_patch_insn_data(struct bpf_verifier_env *env, u32 of
 	adjust_insn_aux_data(env, new_data, new_prog, off, len);
 	adjust_subprog_starts(env, off, len);
 	adjust_poke_descs(new_prog, off, len);
+	bpf_exc_patch_insns(new_prog, off, len);
 	return new_prog;
 }
 
@@ -20244,6 +20325,8 @@ static int verifier_remove_insns(struct bpf_verifier_env *env, u32 off, u32 cnt)
 	err = adjust_subprog_starts_after_remove(env, off, cnt);
 	if (err)
 		return err;
+
+	bpf_exc_remove_insns(env, off, cnt);
 
 	err = bpf_adj_linfo_after_remove(env, off, cnt);
 	if (err)
@@ -20870,6 +20953,7 @@ static int jit_subprogs(struct bpf_verifier_env *env)
 		func[i]->aux->num_exentries = num_exentries;
 		func[i]->aux->tail_call_reachable = env->subprog_info[i].tail_call_reachable;
 		func[i]->aux->exception_cb = env->subprog_info[i].is_exception_cb;
+		bpf_exc_attach_descs(env, func[i], i);
 		func[i]->aux->changes_pkt_data = env->subprog_info[i].changes_pkt_data;
 		if (!i)
 			func[i]->aux->exception_boundary = env->seen_exception;
@@ -21216,9 +21300,9 @@ static int add_hidden_subprog(struct bpf_verifier_env *env, struct bpf_insn *pat
 	int cnt = env->subprog_cnt;
 	struct bpf_prog *prog;
 
-	/* We only reserve one slot for hidden subprogs in subprog_info. */
-	if (env->hidden_subprog_cnt) {
-		verbose(env, "verifier internal error: only one hidden subprog supported\n");
+	/* We reserve two slots for hidden subprogs in subprog_info. */
+	if (env->hidden_subprog_cnt == 2) {
+		verbose(env, "verifier internal error: only two hidden subprogs supported\n");
 		return -EFAULT;
 	}
 	/* We're not patching any existing instruction, just appending the new
@@ -21233,6 +21317,42 @@ static int add_hidden_subprog(struct bpf_verifier_env *env, struct bpf_insn *pat
 	info[cnt].start = prog->len - len + 1;
 	env->subprog_cnt++;
 	env->hidden_subprog_cnt++;
+	return 0;
+}
+
+/* bpf_throw never returns, so the JIT never restores the callee-saved
+ * registers its kernel frames save, and the unwinder cannot find the
+ * resources the throwing frame holds in R6-R9. Every bpf_throw call is
+ * turned into a call of this hidden subprog: since it writes R6-R9, the
+ * JIT saves them in its prologue, where the unwinder reads them.
+ */
+static int add_throw_trampoline(struct bpf_verifier_env *env)
+{
+	struct bpf_insn *insn_buf = env->insn_buf;
+	struct bpf_insn patch[] = {
+		env->prog->insnsi[env->prog->len - 1],
+		BPF_MOV64_IMM(BPF_REG_6, 0),
+		BPF_MOV64_IMM(BPF_REG_7, 0),
+		BPF_MOV64_IMM(BPF_REG_8, 0),
+		BPF_MOV64_IMM(BPF_REG_9, 0),
+		BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0,
+			     special_kfunc_list[KF_bpf_throw]),
+	};
+	int ret, cnt, call;
+
+	ret = add_hidden_subprog(env, patch, ARRAY_SIZE(patch));
+	if (ret < 0)
+		return ret;
+	env->throw_tramp_subprog = env->subprog_cnt - 1;
+	/* The do_misc_fixups() loop does not see the appended insns */
+	call = env->prog->len - 1;
+	ret = fixup_kfunc_call(env, &env->prog->insnsi[call], insn_buf, call, &cnt);
+	if (ret < 0)
+		return ret;
+	if (cnt) {
+		verbose(env, "verifier internal error: bpf_throw call patched in the throw trampoline\n");
+		return -EFAULT;
+	}
 	return 0;
 }
 
@@ -21273,6 +21393,14 @@ static int do_misc_fixups(struct bpf_verifier_env *env)
 		env->exception_callback_subprog = env->subprog_cnt - 1;
 		/* Don't update insn_cnt, as add_hidden_subprog always appends insns */
 		mark_subprog_exc_cb(env, env->exception_callback_subprog);
+	}
+
+	if (env->seen_exception) {
+		ret = add_throw_trampoline(env);
+		if (ret < 0)
+			return ret;
+		prog = env->prog;
+		insn = prog->insnsi;
 	}
 
 	for (i = 0; i < insn_cnt;) {
@@ -21549,6 +21677,12 @@ static int do_misc_fixups(struct bpf_verifier_env *env)
 		if (insn->src_reg == BPF_PSEUDO_CALL)
 			goto next_insn;
 		if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+			/* Throw through the trampoline, which saves R6-R9 */
+			if (env->seen_exception && is_bpf_throw_kfunc(insn)) {
+				*insn = BPF_CALL_REL(subprogs[env->throw_tramp_subprog].start -
+						     (i + delta) - 1);
+				goto next_insn;
+			}
 			ret = fixup_kfunc_call(env, insn, insn_buf, i + delta, &cnt);
 			if (ret)
 				return ret;
@@ -23355,6 +23489,10 @@ skip_full_check:
 		env->prog->aux->verifier_zext = bpf_jit_needs_zext() ? !ret
 								     : false;
 	}
+
+	/* no more patching: keep the frame descriptors for the JIT */
+	if (ret == 0)
+		ret = bpf_exc_prepare_jit(env);
 
 	if (ret == 0)
 		ret = fixup_call_args(env);
