@@ -10321,6 +10321,17 @@ static int mark_throw_state_used(struct bpf_verifier_env *env)
 	return precise ? mark_chain_precision_batch(env) : 0;
 }
 
+static bool in_callback(struct bpf_verifier_env *env)
+{
+	struct bpf_verifier_state *st = env->cur_state;
+	int fr;
+
+	for (fr = 0; fr <= st->curframe; fr++)
+		if (st->frame[fr]->in_callback_fn || st->frame[fr]->in_async_callback_fn)
+			return true;
+	return false;
+}
+
 /* Record where the resources held at this throw are, for bpf_throw to
  * release them at run time, and drop the references found: the throw
  * releases them. References not found in any frame stay, and are reported.
@@ -10337,6 +10348,11 @@ static int process_throw_resources(struct bpf_verifier_env *env)
 				env->insn_idx);
 		return 0;
 	}
+	/* bpf_throw from a callback is rejected after do_check(); a callback
+	 * cannot release its caller's references anyway.
+	 */
+	if (in_callback(env))
+		return 0;
 	err = mark_throw_state_used(env);
 	if (err)
 		return err;

@@ -160,7 +160,6 @@ void test_exceptions_cleanup(void)
 	EXC_CASE(percpu_obj_unchecked, OBJ(1));
 	EXC_CASE(ringbuf_unchecked, DISCARD(1));
 	EXC_CASE(ringbuf_kept, DISCARD(1));
-	EXC_CASE(null_or_ptr_do_ptr, DISCARD(1));
 	EXC_CASE(null_or_ptr_do_null, DISCARD(0));
 	EXC_CASE(callee_saved, DISCARD(4));
 	/* an object, a dynptr and a record in each of two global subprogs */

@@ -217,23 +217,6 @@ int ringbuf_kept(struct __sk_buff *ctx)
 	return 0;
 }
 
-/* A stack slot that holds NULL or, here, a record (ctx->len != 0) */
-SEC("?tc")
-int null_or_ptr_do_ptr(struct __sk_buff *ctx)
-{
-	union {
-		void *p;
-		char buf[8];
-	} volatile p;
-	u64 z = 0;
-
-	__builtin_memcpy((void *)&p.p, &z, sizeof(z));
-	if (ctx->len)
-		p.p = bpf_ringbuf_reserve(&rb, 8, 0);
-	bpf_throw(VAL);
-	return 0;
-}
-
 /* The same slot holding NULL at run time: nothing is released */
 SEC("?tc")
 int null_or_ptr_do_null(struct __sk_buff *ctx)

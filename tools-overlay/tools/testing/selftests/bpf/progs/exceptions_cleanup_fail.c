@@ -485,10 +485,11 @@ static __noinline int cb_throw(u32 i, void *ctx)
 }
 
 /* A throw from a callback stays rejected, even with the caller's
- * resource kept where it could be released.
+ * resource kept where it could be released: a callback cannot release
+ * its caller's references.
  */
 SEC("?tc")
-__failure __msg("cannot be called from callback subprog")
+__failure __msg("Unreleased reference")
 int reject_callback_with_record(struct __sk_buff *ctx)
 {
 	long *r;
@@ -629,6 +630,28 @@ int accept_iter_and_record(struct __sk_buff *ctx)
 			bpf_throw(VAL);
 	}
 	bpf_ringbuf_discard(r, 0);
+	return 0;
+}
+
+/* The RFC's null_or_ptr_do_ptr, which the RFC accepted: clang drops the
+ * store of zero into the volatile union, so on the ctx->len == 0 path fp-8
+ * is uninitialized stack where the other path holds a record. Releasing
+ * it would pass stack garbage to bpf_ringbuf_discard().
+ */
+SEC("?tc")
+__failure __msg("holds uninitialized stack on one path and ringbuf_mem on another")
+int reject_rfc_null_or_ptr_do_ptr(struct __sk_buff *ctx)
+{
+	union {
+		void *p;
+		char buf[8];
+	} volatile p;
+	u64 z = 0;
+
+	__builtin_memcpy((void *)&p.p, &z, sizeof(z));
+	if (ctx->len)
+		p.p = bpf_ringbuf_reserve(&rb, 8, 0);
+	bpf_throw(VAL);
 	return 0;
 }
 

@@ -211,11 +211,11 @@ __noinline static int subprog_cb_ref(u32 i, void *ctx)
 	return 0;
 }
 
-/* f, kept in R6 across bpf_loop(), could be released, but a throw from a
- * callback stays rejected.
+/* A throw from a callback stays rejected: the callback cannot release f,
+ * its caller's reference.
  */
 SEC("?tc")
-__failure __msg("cannot be called from callback subprog")
+__failure __msg("Unreleased reference")
 int reject_with_cb_reference(void *ctx)
 {
 	struct foo *f;
