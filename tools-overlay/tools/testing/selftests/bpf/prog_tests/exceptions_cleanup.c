@@ -7,6 +7,7 @@
 #include <test_progs.h>
 #include <network_helpers.h>
 
+#include "cgroup_helpers.h"
 #include "exceptions_cleanup.skel.h"
 #include "exceptions_cleanup_fail.skel.h"
 
@@ -147,6 +148,89 @@ out:
 #define EXC_CASE_MARK(_prog, _mark, ...)				\
 	EXC_CASE_NAMED(#_prog "_mark" #_mark, _prog, .mark = _mark, __VA_ARGS__)
 
+/* Load only @name of @obj; returns the load error */
+static int load_one(struct bpf_object *obj, const char *name)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj)
+		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), name));
+	return bpf_object__load(obj);
+}
+
+static long long memcg_current(int cg_fd)
+{
+	char buf[32] = {};
+	int fd, n;
+
+	fd = openat(cg_fd, "memory.current", O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? atoll(buf) : -EIO;
+}
+
+/* Load a program with frame descriptors, and one whose descriptors
+ * conflict (a failed load), many times in a memory cgroup: the cgroup is
+ * charged for the descriptors, so its usage stays flat only if both paths
+ * free them. A failed load leaks over 4 KiB if it does not (the scratch
+ * frame), so 300 loads would show over 1 MiB.
+ */
+static void test_descs_freed(void)
+{
+	const int loads = 300, warmup = 30;
+	libbpf_print_fn_t old_print;
+	long long before = 0, after;
+	int cg_fd, i, err;
+
+	cg_fd = cgroup_setup_and_join("/exc_cleanup_memcg");
+	if (!ASSERT_GE(cg_fd, 0, "cgroup_setup_and_join"))
+		return;
+	/* no verifier log for each of the failed loads */
+	old_print = libbpf_set_print(NULL);
+	for (i = 0; i < loads + warmup; i++) {
+		struct exceptions_cleanup_fail *fail;
+		struct exceptions_cleanup *ok;
+
+		/* the first loads warm up caches */
+		if (i == warmup) {
+			kern_sync_rcu();
+			before = memcg_current(cg_fd);
+			if (!ASSERT_GT(before, 0, "memory.current"))
+				break;
+		}
+		fail = exceptions_cleanup_fail__open();
+		if (!ASSERT_OK_PTR(fail, "open fail"))
+			break;
+		err = load_one(fail->obj, "reject_slot_scalar7_vs_ringbuf");
+		exceptions_cleanup_fail__destroy(fail);
+		if (!ASSERT_ERR(err, "conflicting load fails"))
+			break;
+		ok = exceptions_cleanup__open();
+		if (!ASSERT_OK_PTR(ok, "open ok"))
+			break;
+		err = load_one(ok->obj, "seven_frames");
+		exceptions_cleanup__destroy(ok);
+		if (!ASSERT_OK(err, "seven_frames loads"))
+			break;
+	}
+	libbpf_set_print(old_print);
+	if (i == loads + warmup) {
+		/* programs and maps are freed after RCU grace periods */
+		kern_sync_rcu();
+		usleep(500000);
+		kern_sync_rcu();
+		after = memcg_current(cg_fd);
+		printf("%s: memory.current %lld -> %lld over %d loads of each\n",
+		       __func__, before, after, loads);
+		/* memcg charges pages in per-cpu batches: allow 512 KiB */
+		ASSERT_LT(after - before, 512 << 10, "memcg growth over the loads");
+	}
+	close(cg_fd);
+	cleanup_cgroup_environment();
+}
+
 void test_exceptions_cleanup(void)
 {
 	/* Verifier cases: RUN_TESTS starts a subtest for each program */
@@ -192,4 +276,7 @@ void test_exceptions_cleanup(void)
 	EXC_CASE(task_ref, .task_dtor = 1);
 	EXC_CASE(cgroup_ref, .cgroup_dtor = 1);
 	EXC_CASE(cpumask_ref, .syscall = true, .cpumask_dtor = 1);
+
+	if (test__start_subtest("descs_freed"))
+		test_descs_freed();
 }
