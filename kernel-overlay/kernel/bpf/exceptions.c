@@ -148,7 +148,7 @@ struct bpf_exc_loc {
 	bool has_value;		/* value is that of a known scalar */
 	u32 type;		/* register type, or dynptr type */
 	u32 btf_id;
-	struct btf *btf;	/* only for the verifier log */
+	struct btf *btf;	/* not dereferenced after the load */
 	s64 value;
 	bpf_exc_release_t release;
 	void *arg;
