@@ -1220,6 +1220,7 @@ struct sock *bpf_run_sk_reuseport(struct sock_reuseport *reuse, struct sock *sk,
 				  struct bpf_prog *prog, struct sk_buff *skb,
 				  struct sock *migrating_sk,
 				  u32 hash);
+void bpf_sk_release_on_throw(struct sock *sk);
 #else
 static inline struct sock *
 bpf_run_sk_reuseport(struct sock_reuseport *reuse, struct sock *sk,

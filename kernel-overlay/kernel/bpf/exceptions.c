@@ -13,6 +13,7 @@
 #include <linux/bpf.h>
 #include <linux/bpf_verifier.h>
 #include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/bsearch.h>
 #include <linux/filter.h>
 #include <linux/kallsyms.h>
@@ -212,22 +213,72 @@ static void release_by_dtor(void *obj, void *dtor)
 	((btf_dtor_kfunc_t)dtor)(obj);
 }
 
-/* Resolve a kfunc of @btf by name when the program is loaded, so that the
- * throw path calls it without looking it up.
- */
-static void *resolve_kfunc(struct btf *btf, const char *name)
+#ifdef CONFIG_INET
+static void release_socket(void *sk, void *arg)
 {
-	if (btf_find_by_name_kind(btf, name, BTF_KIND_FUNC) < 0)
-		return NULL;
-	return (void *)kallsyms_lookup_name(name);
+	bpf_sk_release_on_throw(sk);
+}
+
+/* Sockets from bpf_sk_lookup_*() and bpf_skc_lookup_tcp(), sockmap and
+ * sockhash lookups, and what the cast helpers (bpf_tcp_sock(),
+ * bpf_skc_to_tcp_sock(), ...) return for them: all point to the socket
+ * itself, which bpf_sk_release() takes.
+ */
+static bool is_socket(const struct bpf_exc_loc *loc)
+{
+	int i;
+
+	switch (base_type(loc->type)) {
+	case PTR_TO_SOCKET:
+	case PTR_TO_SOCK_COMMON:
+	case PTR_TO_TCP_SOCK:
+		return true;
+	case PTR_TO_BTF_ID:
+		if (btf_is_module(loc->btf) || loc->btf != bpf_get_btf_vmlinux())
+			return false;
+		for (i = 0; i < MAX_BTF_SOCK_TYPE; i++)
+			if (i != BTF_SOCK_TYPE_SOCKET && btf_sock_ids[i] == loc->btf_id)
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+#else
+#define release_socket NULL
+static bool is_socket(const struct bpf_exc_loc *loc)
+{
+	return false;
+}
+#endif
+
+/* The cleanup destructor registered for the type of @loc, resolved when
+ * the program is loaded so that the throw path does not look it up.
+ */
+static int resolve_dtor(struct bpf_exc_loc *loc)
+{
+	const struct btf_type *t;
+	const char *name;
+	s32 dtor_id;
+	void *dtor;
+
+	dtor_id = btf_find_dtor_kfunc(loc->btf, loc->btf_id, BPF_DTOR_CLEANUP);
+	if (dtor_id < 0)
+		return -ENOENT;
+	t = btf_type_by_id(loc->btf, dtor_id);
+	if (!t)
+		return -ENOENT;
+	name = btf_name_by_offset(loc->btf, t->name_off);
+	dtor = (void *)kallsyms_lookup_name(name);
+	if (!dtor)
+		return -ENOENT;
+	loc->release = release_by_dtor;
+	loc->arg = dtor;
+	return 0;
 }
 
 static int resolve_btf_ptr_release(struct bpf_exc_loc *loc)
 {
-	const struct btf_type *t;
-	s32 dtor_id;
-	void *dtor;
-
 	if (loc->type & MEM_ALLOC) {
 		struct btf_struct_meta *meta;
 
@@ -237,49 +288,27 @@ static int resolve_btf_ptr_release(struct bpf_exc_loc *loc)
 		loc->arg = meta ? meta->record : NULL;
 		return 0;
 	}
-	dtor_id = btf_find_dtor_kfunc(loc->btf, loc->btf_id);
-	if (dtor_id < 0)
-		return -ENOENT;
-	t = btf_type_by_id(loc->btf, dtor_id);
-	dtor = t ? resolve_kfunc(loc->btf, btf_name_by_offset(loc->btf, t->name_off)) : NULL;
-	if (!dtor)
-		return -ENOENT;
-	loc->release = release_by_dtor;
-	loc->arg = dtor;
-	return 0;
+	return resolve_dtor(loc);
 }
 
-/* An iterator is destroyed by its bpf_iter_<type>_destroy kfunc, which the
- * verifier requires to exist for every iterator type.
+/* Pick the release function of the resource @loc holds, or fail if
+ * nothing registered one for its type.
  */
-static int resolve_iter_release(struct bpf_exc_loc *loc)
-{
-	const struct btf_type *t = btf_type_by_id(loc->btf, loc->btf_id);
-	char name[KSYM_NAME_LEN];
-	void *destroy;
-
-	if (!t)
-		return -ENOENT;
-	snprintf(name, sizeof(name), "%s_destroy",
-		 btf_name_by_offset(loc->btf, t->name_off));
-	destroy = resolve_kfunc(loc->btf, name);
-	if (!destroy)
-		return -ENOENT;
-	loc->release = release_by_dtor;
-	loc->arg = destroy;
-	return 0;
-}
-
 static int resolve_release(struct bpf_exc_loc *loc)
 {
 	if (loc->what == BPF_EXC_RES_OBJ) {
+		/* an iterator, destroyed by its registered destroy kfunc */
 		if (loc->btf)
-			return resolve_iter_release(loc);
+			return resolve_dtor(loc);
 		loc->release = release_ringbuf_dynptr;
 		return 0;
 	}
 	if (base_type(loc->type) == PTR_TO_MEM && (loc->type & MEM_RINGBUF)) {
 		loc->release = release_ringbuf_record;
+		return 0;
+	}
+	if (is_socket(loc)) {
+		loc->release = release_socket;
 		return 0;
 	}
 	if (base_type(loc->type) == PTR_TO_BTF_ID)

@@ -3115,7 +3115,6 @@ BTF_ID_FLAGS(func, bpf_task_under_cgroup, KF_RCU)
 BTF_ID_FLAGS(func, bpf_task_get_cgroup1, KF_ACQUIRE | KF_RCU | KF_RET_NULL)
 #endif
 BTF_ID_FLAGS(func, bpf_task_from_pid, KF_ACQUIRE | KF_RET_NULL)
-BTF_ID_FLAGS(func, bpf_throw)
 BTF_KFUNCS_END(generic_btf_ids)
 
 static const struct btf_kfunc_id_set generic_kfunc_set = {
@@ -3124,12 +3123,25 @@ static const struct btf_kfunc_id_set generic_kfunc_set = {
 };
 
 
+/* Pairs of (type, destructor), see generic_dtors[] */
 BTF_ID_LIST(generic_dtor_ids)
 BTF_ID(struct, task_struct)
 BTF_ID(func, bpf_task_release_dtor)
+BTF_ID(struct, bpf_iter_num)
+BTF_ID(func, bpf_iter_num_destroy)
+BTF_ID(struct, bpf_iter_bits)
+BTF_ID(func, bpf_iter_bits_destroy)
+BTF_ID(struct, bpf_iter_task_vma)
+BTF_ID(func, bpf_iter_task_vma_destroy)
+BTF_ID(struct, bpf_iter_task)
+BTF_ID(func, bpf_iter_task_destroy)
 #ifdef CONFIG_CGROUPS
 BTF_ID(struct, cgroup)
 BTF_ID(func, bpf_cgroup_release_dtor)
+BTF_ID(struct, bpf_iter_css_task)
+BTF_ID(func, bpf_iter_css_task_destroy)
+BTF_ID(struct, bpf_iter_css)
+BTF_ID(func, bpf_iter_css_destroy)
 #endif
 
 BTF_KFUNCS_START(common_btf_ids)
@@ -3171,6 +3183,8 @@ BTF_ID_FLAGS(func, bpf_iter_bits_new, KF_ITER_NEW)
 BTF_ID_FLAGS(func, bpf_iter_bits_next, KF_ITER_NEXT | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpf_iter_bits_destroy, KF_ITER_DESTROY)
 BTF_ID_FLAGS(func, bpf_copy_from_user_str, KF_SLEEPABLE)
+/* Any program may throw: what it holds is released as it unwinds */
+BTF_ID_FLAGS(func, bpf_throw)
 BTF_KFUNCS_END(common_btf_ids)
 
 static const struct btf_kfunc_id_set common_kfunc_set = {
@@ -3181,18 +3195,28 @@ static const struct btf_kfunc_id_set common_kfunc_set = {
 static int __init kfunc_init(void)
 {
 	int ret;
+/* Entry @i of generic_dtor_ids' pairs. Tasks and cgroups may be kptrs;
+ * iterators live on the BPF stack only, so their destroy kfuncs serve
+ * bpf_throw alone.
+ */
+#define GENERIC_DTOR(i, f) {						\
+		.btf_id       = generic_dtor_ids[2 * (i)],		\
+		.kfunc_btf_id = generic_dtor_ids[2 * (i) + 1],		\
+		.flags        = (f),					\
+	}
 	const struct btf_id_dtor_kfunc generic_dtors[] = {
-		{
-			.btf_id       = generic_dtor_ids[0],
-			.kfunc_btf_id = generic_dtor_ids[1]
-		},
+		GENERIC_DTOR(0, BPF_DTOR_KPTR | BPF_DTOR_CLEANUP),
+		GENERIC_DTOR(1, BPF_DTOR_CLEANUP),
+		GENERIC_DTOR(2, BPF_DTOR_CLEANUP),
+		GENERIC_DTOR(3, BPF_DTOR_CLEANUP),
+		GENERIC_DTOR(4, BPF_DTOR_CLEANUP),
 #ifdef CONFIG_CGROUPS
-		{
-			.btf_id       = generic_dtor_ids[2],
-			.kfunc_btf_id = generic_dtor_ids[3]
-		},
+		GENERIC_DTOR(5, BPF_DTOR_KPTR | BPF_DTOR_CLEANUP),
+		GENERIC_DTOR(6, BPF_DTOR_CLEANUP),
+		GENERIC_DTOR(7, BPF_DTOR_CLEANUP),
 #endif
 	};
+#undef GENERIC_DTOR
 
 	ret = register_btf_kfunc_id_set(BPF_PROG_TYPE_TRACING, &generic_kfunc_set);
 	ret = ret ?: register_btf_kfunc_id_set(BPF_PROG_TYPE_SCHED_CLS, &generic_kfunc_set);

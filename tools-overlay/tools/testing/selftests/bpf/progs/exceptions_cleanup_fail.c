@@ -38,6 +38,20 @@ struct {
 	__type(value, struct lock_elem);
 } locks SEC(".maps");
 
+/* A type with a kptr destructor only (net/bpf/test_run.c) */
+void bpf_kfunc_call_test_release(struct prog_test_ref_kfunc *p) __ksym;
+
+struct test_ref_val {
+	struct prog_test_ref_kfunc __kptr * p;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct test_ref_val);
+} test_refs SEC(".maps");
+
 #define RB_IMMS								\
 	__imm(bpf_ringbuf_reserve), __imm(bpf_throw), __imm_addr(rb),	\
 	__imm_const(val, VAL),						\
@@ -408,19 +422,24 @@ __naked int reject_caller_frame_conflict(void)
 
 /* ---- Resources bpf_throw cannot release ---- */
 
-/* A socket reference has no destructor for bpf_throw to call */
+/* prog_test_ref_kfunc has a kptr destructor but no cleanup destructor:
+ * taken out of a map, it cannot be held across a throw.
+ */
 SEC("?tc")
 __failure __msg("holds {{.*}}, which bpf_throw cannot release")
-int reject_socket(struct __sk_buff *ctx)
+int reject_kptr_only_dtor(struct __sk_buff *ctx)
 {
-	struct bpf_sock_tuple tuple = {};
-	struct bpf_sock *sk;
+	struct test_ref_val *v;
+	struct prog_test_ref_kfunc *p;
 
-	sk = bpf_sk_lookup_tcp(ctx, &tuple, sizeof(tuple.ipv4), BPF_F_CURRENT_NETNS, 0);
-	if (!sk)
+	v = bpf_map_lookup_elem(&test_refs, &(int){0});
+	if (!v)
+		return 0;
+	p = bpf_kptr_xchg(&v->p, NULL);
+	if (!p)
 		return 0;
 	bpf_throw(VAL);
-	bpf_sk_release(sk);
+	bpf_kfunc_call_test_release(p);
 	return 0;
 }
 

@@ -1,0 +1,706 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Every kind of kernel object a BPF program can hold when it throws comes
+ * back: each subtest takes one object in a program that throws
+ * (progs/exceptions_cleanup_kinds.c), then checks from outside that the
+ * object's own counter is where it was before (a task's usage, a socket's
+ * refcount, the conntrack count, a key's usage in /proc/keys, ...), that the
+ * object is freed once user space drops it (sockets, cgroups), or that
+ * memory stays flat over 100000 throws. The prog_types subtest throws from
+ * tc, xdp, fentry, syscall and socket filter programs.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
+#include <dirent.h>
+#include <sys/wait.h>
+#include <sys/syscall.h>
+#include <linux/keyctl.h>
+#include <linux/uhid.h>
+#include <test_progs.h>
+#include <network_helpers.h>
+
+#include "cgroup_helpers.h"
+#include "exceptions_cleanup_kinds.skel.h"
+#include "exceptions_cleanup_kptr.skel.h"
+
+#define VAL 0xeB9F
+#define TAKE_FAILED 1
+#define FLOOD 100000
+/* 100000 leaked objects are 6 MiB or more; a flat run stays well below */
+#define FLOOD_SLACK_KB 2048
+
+static struct exceptions_cleanup_kinds *open_with(const char * const *progs)
+{
+	struct exceptions_cleanup_kinds *skel;
+	struct bpf_program *p;
+	int i;
+
+	skel = exceptions_cleanup_kinds__open();
+	if (!ASSERT_OK_PTR(skel, "open"))
+		return NULL;
+	for (i = 0; progs[i]; i++) {
+		p = bpf_object__find_program_by_name(skel->obj, progs[i]);
+		if (!ASSERT_OK_PTR(p, progs[i]))
+			goto err;
+		bpf_program__set_autoload(p, true);
+	}
+	if (!ASSERT_OK(exceptions_cleanup_kinds__load(skel), "load"))
+		goto err;
+	return skel;
+err:
+	exceptions_cleanup_kinds__destroy(skel);
+	return NULL;
+}
+
+static int run(struct bpf_program *prog, enum bpf_prog_type type, int repeat)
+{
+	struct __sk_buff skb = {};
+	LIBBPF_OPTS(bpf_test_run_opts, topts, .repeat = repeat);
+	int err;
+
+	if (type == BPF_PROG_TYPE_SCHED_CLS || type == BPF_PROG_TYPE_SOCKET_FILTER ||
+	    type == BPF_PROG_TYPE_XDP) {
+		topts.data_in = &pkt_v4;
+		topts.data_size_in = sizeof(pkt_v4);
+	}
+	if (type == BPF_PROG_TYPE_SCHED_CLS) {
+		topts.ctx_in = &skb;
+		topts.ctx_size_in = sizeof(skb);
+	}
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &topts);
+	if (!ASSERT_OK(err, bpf_program__name(prog)))
+		return -1;
+	return topts.retval;
+}
+
+/* Run a *_throw program once: it must have thrown VAL, holding its object */
+static bool run_throw(struct exceptions_cleanup_kinds *skel, struct bpf_program *prog)
+{
+	int entered = skel->bss->entered, ret;
+
+	ret = run(prog, bpf_program__type(prog), 0);
+	if (!ASSERT_NEQ(ret, TAKE_FAILED, "taking the object failed"))
+		return false;
+	if (bpf_program__type(prog) != BPF_PROG_TYPE_TRACING)
+		ASSERT_EQ(ret, VAL, "retval is the thrown cookie");
+	ASSERT_EQ(skel->bss->entered, entered + 1, "ran up to the throw");
+	return ASSERT_EQ(skel->bss->after_throw, 0, "nothing ran after the throw");
+}
+
+/* What a probe program reads */
+static long probe(struct exceptions_cleanup_kinds *skel, struct bpf_program *prog)
+{
+	skel->bss->count = -1;
+	skel->bss->err = 0;
+	run(prog, bpf_program__type(prog), 0);
+	ASSERT_OK(skel->bss->err, bpf_program__name(prog));
+	return skel->bss->count;
+}
+
+/* Probe, throw, probe: the object's counter must be back */
+static void counter_back(struct exceptions_cleanup_kinds *skel, struct bpf_program *probe_prog,
+			 struct bpf_program *throw_prog, const char *what)
+{
+	long before, after;
+
+	before = probe(skel, probe_prog);
+	if (!ASSERT_GE(before, 0, what))
+		return;
+	if (!run_throw(skel, throw_prog))
+		return;
+	after = probe(skel, probe_prog);
+	ASSERT_EQ(after, before, what);
+}
+
+/* ---- bpf_throw from each kind of program ---- */
+
+static void test_prog_types(void)
+{
+	static const char * const progs[] = {
+		"rb_probe", "tc_throw", "xdp_throw", "fentry_throw", "syscall_throw",
+		"socket_throw", NULL
+	};
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+	struct bpf_program *cases[5];
+	struct bpf_link *link;
+	int i;
+
+	if (!skel)
+		return;
+	cases[0] = skel->progs.tc_throw;
+	cases[1] = skel->progs.xdp_throw;
+	cases[2] = skel->progs.fentry_throw;
+	cases[3] = skel->progs.syscall_throw;
+	cases[4] = skel->progs.socket_throw;
+	link = bpf_program__attach(skel->progs.fentry_throw);
+	if (!ASSERT_OK_PTR(link, "attach fentry"))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!run_throw(skel, cases[i]))
+			continue;
+		/* the record it held was discarded: the whole ring is free */
+		ASSERT_EQ(run(skel->progs.rb_probe, BPF_PROG_TYPE_SCHED_CLS, 0), 1,
+			  bpf_program__name(cases[i]));
+	}
+	bpf_link__destroy(link);
+out:
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
+/* ---- Memory stays flat over FLOOD throws ---- */
+
+static long meminfo_kb(const char *field)
+{
+	char line[128];
+	long v = -1;
+	FILE *f;
+
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, strlen(field)) && line[strlen(field)] == ':')
+			v = atol(line + strlen(field) + 1);
+	fclose(f);
+	return v;
+}
+
+static void flood(const char *prog_name, const char *field)
+{
+	const char * const progs[] = { prog_name, NULL };
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+	struct bpf_program *prog;
+	long before, after;
+
+	if (!skel)
+		return;
+	prog = bpf_object__find_program_by_name(skel->obj, prog_name);
+	/* warm up the allocator's caches */
+	ASSERT_EQ(run(prog, BPF_PROG_TYPE_SCHED_CLS, 2000), VAL, "warmup");
+	kern_sync_rcu();
+	before = meminfo_kb(field);
+	ASSERT_EQ(run(prog, BPF_PROG_TYPE_SCHED_CLS, FLOOD), VAL, "flood");
+	kern_sync_rcu();
+	after = meminfo_kb(field);
+	if (ASSERT_GT(before, 0, field))
+		ASSERT_LT(after - before, FLOOD_SLACK_KB, field);
+	ASSERT_EQ(skel->bss->after_throw, 0, "nothing ran after the throws");
+	if (env.verbosity > VERBOSE_NONE)
+		printf("%s: %s %ld kB -> %ld kB over %d throws\n", prog_name, field,
+		       before, after, FLOOD);
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
+/* ---- Tasks, and the iterators that hold tasks ---- */
+
+static pid_t sleeper(void)
+{
+	pid_t child = fork();
+
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	return child;
+}
+
+static void reap(pid_t child)
+{
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+}
+
+static void test_task(void)
+{
+	static const char * const progs[] = {
+		"task_usage", "mm_users", "task_throw", "task_vma_iter_throw", NULL
+	};
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+	pid_t child;
+
+	if (!skel)
+		return;
+	child = sleeper();
+	if (!ASSERT_GT(child, 0, "fork"))
+		goto out;
+	skel->bss->pid = child;
+	counter_back(skel, skel->progs.task_usage, skel->progs.task_throw,
+		     "task usage after task_throw");
+	counter_back(skel, skel->progs.task_usage, skel->progs.task_vma_iter_throw,
+		     "task usage after task_vma_iter_throw");
+	counter_back(skel, skel->progs.mm_users, skel->progs.task_vma_iter_throw,
+		     "mm_users after task_vma_iter_throw");
+	reap(child);
+out:
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+#define CG_PARENT "/exc_kinds"
+#define CG_CHILD CG_PARENT "/c"
+
+/* A cgroup with no controllers, so that nothing but references keeps a
+ * removed one around.
+ */
+static bool make_cgroups(void)
+{
+	int fd;
+
+	if (!ASSERT_OK(setup_cgroup_environment(), "setup_cgroup_environment"))
+		return false;
+	fd = create_and_get_cgroup(CG_PARENT);
+	if (!ASSERT_GE(fd, 0, CG_PARENT))
+		return false;
+	close(fd);
+	fd = create_and_get_cgroup(CG_CHILD);
+	if (!ASSERT_GE(fd, 0, CG_CHILD))
+		return false;
+	close(fd);
+	return true;
+}
+
+static void test_css_task_iter(void)
+{
+	static const char * const progs[] = { "task_usage", "css_task_iter_throw", NULL };
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+	pid_t child = -1;
+	char pid_s[16];
+
+	if (!skel)
+		return;
+	if (!make_cgroups())
+		goto out;
+	child = sleeper();
+	if (!ASSERT_GT(child, 0, "fork"))
+		goto out;
+	snprintf(pid_s, sizeof(pid_s), "%d", child);
+	skel->bss->cgid = get_cgroup_id(CG_CHILD);
+	skel->bss->pid = child;
+	if (!ASSERT_OK(write_cgroup_file(CG_CHILD, "cgroup.procs", pid_s), "move child"))
+		goto out;
+	counter_back(skel, skel->progs.task_usage, skel->progs.css_task_iter_throw,
+		     "task usage after css_task_iter_throw");
+out:
+	if (child > 0)
+		reap(child);
+	cleanup_cgroup_environment();
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
+/* ---- Cgroups: a removed cgroup is freed only if no reference is left ---- */
+
+static long dying_descendants(void)
+{
+	char path[PATH_MAX], line[128];
+	long v = -1;
+	FILE *f;
+
+	/* where cgroup_helpers puts CG_PARENT */
+	snprintf(path, sizeof(path), "/mnt/cgroup-test-work-dir%d%s/cgroup.stat",
+		 getpid(), CG_PARENT);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "nr_dying_descendants %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+static void test_cgroup(void)
+{
+	static const char * const progs[] = { "cgroup_throw", NULL };
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+	long dying = -1;
+	int i;
+
+	if (!skel)
+		return;
+	if (!make_cgroups())
+		goto out;
+	skel->bss->cgid = get_cgroup_id(CG_CHILD);
+	if (!run_throw(skel, skel->progs.cgroup_throw))
+		goto out;
+	remove_cgroup(CG_CHILD);
+	/* freeing a removed cgroup takes RCU grace periods and work items */
+	for (i = 0; i < 100; i++) {
+		dying = dying_descendants();
+		if (dying == 0)
+			break;
+		usleep(100000);
+	}
+	ASSERT_EQ(dying, 0, "removed cgroup freed (nr_dying_descendants)");
+out:
+	cleanup_cgroup_environment();
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
+/* ---- Objects kept in a map: bpf_cpumask, bpf_crypto_ctx ---- */
+
+static void test_kept(const char *setup, const char *usage, const char *throw_name)
+{
+	const char * const progs[] = { setup, usage, throw_name, NULL };
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+
+	if (!skel)
+		return;
+	probe(skel, bpf_object__find_program_by_name(skel->obj, setup));
+	counter_back(skel, bpf_object__find_program_by_name(skel->obj, usage),
+		     bpf_object__find_program_by_name(skel->obj, throw_name), usage);
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
+/* ---- Network objects, in a network namespace of their own ---- */
+
+static int enter_netns(void)
+{
+	int old = open("/proc/self/ns/net", O_RDONLY);
+
+	if (!ASSERT_GE(old, 0, "open netns"))
+		return -1;
+	if (!ASSERT_OK(unshare(CLONE_NEWNET), "unshare netns") ||
+	    !ASSERT_OK(system("ip link set dev lo up"), "lo up")) {
+		close(old);
+		return -1;
+	}
+	return old;
+}
+
+static void leave_netns(int old)
+{
+	if (old < 0)
+		return;
+	ASSERT_OK(setns(old, CLONE_NEWNET), "restore netns");
+	close(old);
+}
+
+static __u16 local_port(int fd)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+
+	if (getsockname(fd, (struct sockaddr *)&sin, &len))
+		return 0;
+	return ntohs(sin.sin_port);
+}
+
+static void test_socket(void)
+{
+	static const char * const progs[] = {
+		"sk_refcnt", "sk_lookup_throw", "sk_cast_throw", "obs_sk_free", NULL
+	};
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+	int srv = -1, cli = -1, acc = -1, old, i;
+	struct linger lin = { .l_onoff = 1, .l_linger = 0 };
+
+	if (!skel)
+		return;
+	old = enter_netns();
+	if (old < 0)
+		goto out;
+	if (!ASSERT_OK(exceptions_cleanup_kinds__attach(skel), "attach sk_free observer"))
+		goto out;
+	srv = start_server(AF_INET, SOCK_STREAM, "127.0.0.1", 0, 0);
+	if (!ASSERT_GE(srv, 0, "start_server"))
+		goto out;
+	cli = connect_to_fd(srv, 0);
+	if (!ASSERT_GE(cli, 0, "connect"))
+		goto out;
+	acc = accept(srv, NULL, NULL);
+	if (!ASSERT_GE(acc, 0, "accept"))
+		goto out;
+	/* an incoming packet of the connection finds the accepted socket */
+	skel->bss->srv_port = local_port(srv);
+	skel->bss->cli_port = local_port(cli);
+	skel->bss->tuple.ipv4.saddr = htonl(INADDR_LOOPBACK);
+	skel->bss->tuple.ipv4.daddr = htonl(INADDR_LOOPBACK);
+	skel->bss->tuple.ipv4.sport = htons(skel->bss->cli_port);
+	skel->bss->tuple.ipv4.dport = htons(skel->bss->srv_port);
+
+	counter_back(skel, skel->progs.sk_refcnt, skel->progs.sk_lookup_throw,
+		     "socket refcount after sk_lookup_throw");
+	counter_back(skel, skel->progs.sk_refcnt, skel->progs.sk_cast_throw,
+		     "socket refcount after sk_cast_throw");
+
+	/* reset the connection: the socket goes as soon as the last
+	 * reference does
+	 */
+	ASSERT_OK(setsockopt(acc, SOL_SOCKET, SO_LINGER, &lin, sizeof(lin)), "SO_LINGER");
+	close(acc);
+	acc = -1;
+	for (i = 0; i < 50 && !skel->bss->sk_freed; i++)
+		usleep(100000);
+	ASSERT_EQ(skel->bss->sk_freed, 1, "accepted socket freed (sk_free)");
+out:
+	if (acc >= 0)
+		close(acc);
+	if (cli >= 0)
+		close(cli);
+	if (srv >= 0)
+		close(srv);
+	leave_netns(old);
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
+static long read_long(const char *path)
+{
+	char buf[32] = {};
+	int fd = open(path, O_RDONLY), n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? atol(buf) : -1;
+}
+
+#define CT_COUNT "/proc/sys/net/netfilter/nf_conntrack_count"
+
+static void test_nf_conn(void)
+{
+	static const char * const progs[] = {
+		"ct_alloc_throw", "ct_insert", "ct_use", "ct_lookup_throw", NULL
+	};
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+	long before, after;
+	int old;
+
+	if (!skel)
+		return;
+	old = enter_netns();
+	if (old < 0)
+		goto out;
+	skel->bss->tuple.ipv4.saddr = htonl(0x0a000001);
+	skel->bss->tuple.ipv4.daddr = htonl(0x0a000002);
+	skel->bss->tuple.ipv4.sport = htons(1000);
+	skel->bss->tuple.ipv4.dport = htons(2000);
+
+	/* an allocated entry that was never inserted is freed */
+	before = read_long(CT_COUNT);
+	if (!ASSERT_GE(before, 0, CT_COUNT))
+		goto out;
+	if (run_throw(skel, skel->progs.ct_alloc_throw)) {
+		after = read_long(CT_COUNT);
+		ASSERT_EQ(after, before, "nf_conntrack_count after ct_alloc_throw");
+	}
+
+	/* a looked up entry is put */
+	probe(skel, skel->progs.ct_insert);
+	ASSERT_EQ(read_long(CT_COUNT), before + 1, "entry inserted");
+	counter_back(skel, skel->progs.ct_use, skel->progs.ct_lookup_throw,
+		     "nf_conn use after ct_lookup_throw");
+out:
+	leave_netns(old);
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
+static void test_xfrm_state(void)
+{
+	static const char * const progs[] = { "xfrm_refcnt", "xfrm_throw", NULL };
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+	int old;
+
+	if (!skel)
+		return;
+	old = enter_netns();
+	if (old < 0)
+		goto out;
+	SYS(out, "ip xfrm state add src 10.0.0.1 dst 10.0.0.2 proto esp spi 0x100 mode tunnel enc 'ecb(cipher_null)' ''");
+	counter_back(skel, skel->progs.xfrm_refcnt, skel->progs.xfrm_throw,
+		     "xfrm_state refcnt after xfrm_throw");
+out:
+	leave_netns(old);
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
+/* ---- bpf_key: the usage column of /proc/keys ---- */
+
+static long key_usage(long serial)
+{
+	char line[256];
+	long id, usage;
+	FILE *f;
+
+	f = fopen("/proc/keys", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx %*s %ld", &id, &usage) == 2 && id == serial) {
+			fclose(f);
+			return usage;
+		}
+	fclose(f);
+	return -1;
+}
+
+static void test_key(void)
+{
+	static const char * const progs[] = { "key_throw", NULL };
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+	long serial, before, after;
+	struct bpf_link *link = NULL;
+
+	if (!skel)
+		return;
+	serial = syscall(__NR_add_key, "user", "exc_kinds", "v", 1, KEY_SPEC_PROCESS_KEYRING);
+	if (!ASSERT_GT(serial, 0, "add_key"))
+		goto out;
+	skel->bss->key_serial = serial;
+	skel->bss->pid = getpid();
+	link = bpf_program__attach(skel->progs.key_throw);
+	if (!ASSERT_OK_PTR(link, "attach fentry.s"))
+		goto out;
+	before = key_usage(serial);
+	if (!ASSERT_GT(before, 0, "key usage in /proc/keys"))
+		goto out;
+	/* the test run calls bpf_fentry_test1(), which runs key_throw */
+	if (run_throw(skel, skel->progs.key_throw)) {
+		after = key_usage(serial);
+		ASSERT_EQ(after, before, "key usage after key_throw");
+	}
+out:
+	bpf_link__destroy(link);
+	if (serial > 0)
+		syscall(__NR_keyctl, KEYCTL_INVALIDATE, serial);
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
+/* ---- hid_bpf_ctx: the HID device's reference count ---- */
+
+#define HID_VENDOR 0x0eb9
+#define HID_PRODUCT 0x0f00
+
+/* A one-button mouse */
+static const __u8 rdesc[] = {
+	0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x09, 0x01, 0xa1, 0x00,
+	0x05, 0x09, 0x19, 0x01, 0x29, 0x01, 0x15, 0x00, 0x25, 0x01,
+	0x95, 0x01, 0x75, 0x01, 0x81, 0x02, 0x95, 0x01, 0x75, 0x07,
+	0x81, 0x01, 0xc0, 0xc0,
+};
+
+static int uhid_create(void)
+{
+	struct uhid_event ev = { .type = UHID_CREATE2 };
+	int fd = open("/dev/uhid", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	strcpy((char *)ev.u.create2.name, "exc-kinds");
+	memcpy(ev.u.create2.rd_data, rdesc, sizeof(rdesc));
+	ev.u.create2.rd_size = sizeof(rdesc);
+	ev.u.create2.bus = BUS_USB;
+	ev.u.create2.vendor = HID_VENDOR;
+	ev.u.create2.product = HID_PRODUCT;
+	if (write(fd, &ev, sizeof(ev)) != sizeof(ev)) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
+/* The id of our device, from its name 0003:0EB9:0F00.<id> */
+static int hid_device_id(void)
+{
+	char prefix[32];
+	struct dirent *d;
+	int id = -1;
+	DIR *dir;
+
+	snprintf(prefix, sizeof(prefix), "0003:%04X:%04X.", HID_VENDOR, HID_PRODUCT);
+	dir = opendir("/sys/bus/hid/devices");
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		if (!strncmp(d->d_name, prefix, strlen(prefix)))
+			id = strtol(d->d_name + strlen(prefix), NULL, 16);
+	closedir(dir);
+	return id;
+}
+
+static void test_hid(void)
+{
+	static const char * const progs[] = { "hid_refcnt", "hid_throw", NULL };
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+	int fd, id = -1, i;
+
+	if (!skel)
+		return;
+	fd = uhid_create();
+	if (!ASSERT_GE(fd, 0, "uhid create"))
+		goto out;
+	/* uhid adds the device from a work item */
+	for (i = 0; i < 50 && id < 0; i++) {
+		id = hid_device_id();
+		if (id < 0)
+			usleep(100000);
+	}
+	if (!ASSERT_GE(id, 0, "HID device id"))
+		goto close;
+	skel->bss->hid_id = id;
+	counter_back(skel, skel->progs.hid_refcnt, skel->progs.hid_throw,
+		     "HID device refcount after hid_throw");
+close:
+	close(fd);
+out:
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
+/* A cleanup destructor does not make a type a kptr: only BPF_DTOR_KPTR
+ * ones do, so a map value holding an nf_conn is refused.
+ */
+static void test_kptr_cleanup_only(void)
+{
+	struct exceptions_cleanup_kptr *skel;
+	libbpf_print_fn_t old_print;
+
+	old_print = libbpf_set_print(NULL);
+	skel = exceptions_cleanup_kptr__open_and_load();
+	libbpf_set_print(old_print);
+	ASSERT_ERR_PTR(skel, "map with an nf_conn kptr loads");
+	exceptions_cleanup_kptr__destroy(skel);
+}
+
+void test_exceptions_cleanup_kinds(void)
+{
+	if (test__start_subtest("prog_types"))
+		test_prog_types();
+	if (test__start_subtest("obj_flood"))
+		flood("obj_throw", "Slab");
+	if (test__start_subtest("percpu_obj_flood"))
+		flood("percpu_obj_throw", "Percpu");
+	if (test__start_subtest("bits_iter_flood"))
+		flood("bits_iter_throw", "Slab");
+	if (test__start_subtest("task"))
+		test_task();
+	if (test__start_subtest("css_task_iter"))
+		test_css_task_iter();
+	if (test__start_subtest("cgroup"))
+		test_cgroup();
+	if (test__start_subtest("cpumask"))
+		test_kept("cpumask_setup", "cpumask_usage", "cpumask_throw");
+	if (test__start_subtest("crypto_ctx"))
+		test_kept("crypto_setup", "crypto_usage", "crypto_throw");
+	if (test__start_subtest("socket"))
+		test_socket();
+	if (test__start_subtest("nf_conn"))
+		test_nf_conn();
+	if (test__start_subtest("xfrm_state"))
+		test_xfrm_state();
+	if (test__start_subtest("bpf_key"))
+		test_key();
+	if (test__start_subtest("hid_ctx"))
+		test_hid();
+	if (test__start_subtest("kptr_cleanup_only"))
+		test_kptr_cleanup_only();
+}

@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bpf_throw from every kind of program, and for every kind of kernel object
+ * a program can hold when it throws, a pair of programs: one that takes the
+ * object and throws, and a probe that reads, through the object's own
+ * counter, whether the object came back. prog_tests/exceptions_cleanup_kinds.c
+ * runs the probe before and after the throw and, where a counter is not
+ * enough, also checks the object is freed (sockets, cgroups) or that memory
+ * stays flat over 100000 throws (bpf_obj_new, percpu objects, bit iterators).
+ *
+ * Every *_throw program throws VAL while holding its object; nothing after
+ * the throw runs, which the 'after_throw' counter checks.
+ */
+#include <vmlinux.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+#include "bpf_misc.h"
+#include "bpf_experimental.h"
+#include "exceptions_cleanup.h"
+
+/* Thrown when taking the object failed, which is no test result */
+#define TAKE_FAILED 1
+#define RB_SIZE 4096
+#define PROBE_SIZE (RB_SIZE - 16)
+
+struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
+void bpf_task_release(struct task_struct *p) __ksym;
+struct cgroup *bpf_cgroup_from_id(u64 cgid) __ksym;
+void bpf_cgroup_release(struct cgroup *cgrp) __ksym;
+struct bpf_cpumask *bpf_cpumask_create(void) __ksym;
+struct bpf_cpumask *bpf_cpumask_acquire(struct bpf_cpumask *cpumask) __ksym;
+void bpf_cpumask_release(struct bpf_cpumask *cpumask) __ksym;
+void bpf_rcu_read_lock(void) __ksym;
+void bpf_rcu_read_unlock(void) __ksym;
+struct nf_conn___init *bpf_xdp_ct_alloc(struct xdp_md *ctx, struct bpf_sock_tuple *tuple,
+					u32 tuple__sz, struct bpf_ct_opts *opts,
+					u32 opts__sz) __ksym;
+struct nf_conn *bpf_xdp_ct_lookup(struct xdp_md *ctx, struct bpf_sock_tuple *tuple,
+				  u32 tuple__sz, struct bpf_ct_opts *opts,
+				  u32 opts__sz) __ksym;
+struct nf_conn *bpf_ct_insert_entry(struct nf_conn___init *nfct_i) __ksym;
+void bpf_ct_set_timeout(struct nf_conn___init *nfct, u32 timeout) __ksym;
+void bpf_ct_release(struct nf_conn *nfct) __ksym;
+struct xfrm_state *bpf_xdp_get_xfrm_state(struct xdp_md *ctx,
+					  struct bpf_xfrm_state_opts *opts,
+					  u32 opts__sz) __ksym;
+void bpf_xdp_xfrm_state_release(struct xfrm_state *x) __ksym;
+struct bpf_key *bpf_lookup_user_key(u32 serial, u64 flags) __ksym;
+void bpf_key_put(struct bpf_key *bkey) __ksym;
+struct hid_bpf_ctx *hid_bpf_allocate_context(unsigned int hid_id) __ksym;
+void hid_bpf_release_context(struct hid_bpf_ctx *ctx) __ksym;
+struct bpf_crypto_ctx *bpf_crypto_ctx_create(const struct bpf_crypto_params *params,
+					     u32 params__sz, int *err) __ksym;
+struct bpf_crypto_ctx *bpf_crypto_ctx_acquire(struct bpf_crypto_ctx *ctx) __ksym;
+void bpf_crypto_ctx_release(struct bpf_crypto_ctx *ctx) __ksym;
+int bpf_iter_bits_new(struct bpf_iter_bits *it, const u64 *unsafe_ptr__ign,
+		      u32 nr_words) __ksym;
+int *bpf_iter_bits_next(struct bpf_iter_bits *it) __ksym;
+void bpf_iter_bits_destroy(struct bpf_iter_bits *it) __ksym;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, RB_SIZE);
+} rb SEC(".maps");
+
+/* Kernel objects kept across runs, whose counters the probes read */
+struct kept {
+	struct bpf_cpumask __kptr * mask;
+	struct bpf_crypto_ctx __kptr * crypto;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct kept);
+} kept SEC(".maps");
+
+/* Set by user space: what to take */
+int pid;		/* a task, sleeping in pause() */
+u64 cgid;		/* a cgroup id */
+u32 key_serial;		/* a user key */
+u32 hid_id;		/* a HID device */
+struct bpf_sock_tuple tuple;	/* a socket, or a conntrack entry */
+u16 srv_port;		/* host order: the accepted socket that sk_free sees */
+u16 cli_port;
+
+/* Read by user space */
+int after_throw;	/* code after a throw ran: must stay 0 */
+int entered;		/* a *_throw program ran up to its throw */
+long count;		/* what a probe read */
+int sk_freed;		/* sk_free() calls for the accepted socket */
+int err;		/* an error a probe or setup ran into */
+
+/* ---- bpf_throw from each kind of program, holding a ring buffer record ---- */
+
+static __always_inline int throw_holding_record(void)
+{
+	long *r = bpf_ringbuf_reserve(&rb, 8, 0);
+
+	if (!r)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_ringbuf_discard(r, 0);
+	return 0;
+}
+
+SEC("?tc")
+int tc_throw(struct __sk_buff *ctx)
+{
+	return throw_holding_record();
+}
+
+SEC("?xdp")
+int xdp_throw(struct xdp_md *ctx)
+{
+	return throw_holding_record();
+}
+
+SEC("?fentry/bpf_fentry_test1")
+int BPF_PROG(fentry_throw, int a)
+{
+	return throw_holding_record();
+}
+
+SEC("?syscall")
+int syscall_throw(void *ctx)
+{
+	return throw_holding_record();
+}
+
+/* Before this series, a socket filter could not call bpf_throw at all */
+SEC("?socket")
+int socket_throw(struct __sk_buff *ctx)
+{
+	return throw_holding_record();
+}
+
+/* Returns 1 if the whole ring buffer can be reserved: no record is left */
+SEC("?tc")
+int rb_probe(struct __sk_buff *ctx)
+{
+	void *r = bpf_ringbuf_reserve(&rb, PROBE_SIZE, 0);
+
+	if (!r)
+		return 0;
+	bpf_ringbuf_discard(r, 0);
+	return 1;
+}
+
+/* ---- Memory: bpf_obj_new, bpf_percpu_obj_new, bits iterator ---- */
+
+/* Big enough that 100000 of them leaked are megabytes of slab */
+struct big {
+	long v[12];
+};
+
+struct pcpu {
+	long v[4];
+};
+
+SEC("?tc")
+int obj_throw(struct __sk_buff *ctx)
+{
+	struct big *o = bpf_obj_new(typeof(*o));
+
+	if (!o)
+		bpf_throw(TAKE_FAILED);
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_obj_drop(o);
+	return 0;
+}
+
+SEC("?tc")
+int percpu_obj_throw(struct __sk_buff *ctx)
+{
+	struct pcpu *o = bpf_percpu_obj_new(typeof(*o));
+
+	if (!o)
+		bpf_throw(TAKE_FAILED);
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_percpu_obj_drop(o);
+	return 0;
+}
+
+/* More than one word: bpf_iter_bits_new() allocates a copy of them */
+u64 bits[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+SEC("?tc")
+int bits_iter_throw(struct __sk_buff *ctx)
+{
+	struct bpf_iter_bits it;
+
+	if (bpf_iter_bits_new(&it, bits, 8))
+		bpf_throw(TAKE_FAILED);
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_iter_bits_destroy(&it);
+	return 0;
+}
+
+/* ---- Tasks: the task's usage count ---- */
+
+SEC("?syscall")
+int task_usage(void *ctx)
+{
+	struct task_struct *t = bpf_task_from_pid(pid);
+
+	if (!t) {
+		err = -ESRCH;
+		return 0;
+	}
+	/* less our own reference */
+	count = t->usage.refs.counter - 1;
+	bpf_task_release(t);
+	return 0;
+}
+
+/* The task's mm: the vma iterator holds a reference to it too */
+SEC("?syscall")
+int mm_users(void *ctx)
+{
+	struct task_struct *t = bpf_task_from_pid(pid);
+	struct mm_struct *mm;
+
+	if (!t) {
+		err = -ESRCH;
+		return 0;
+	}
+	mm = t->mm;
+	count = mm ? mm->mm_users.counter : -1;
+	bpf_task_release(t);
+	return 0;
+}
+
+SEC("?syscall")
+int task_throw(void *ctx)
+{
+	struct task_struct *t = bpf_task_from_pid(pid);
+
+	if (!t)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_task_release(t);
+	return 0;
+}
+
+/* Holds only the iterator: it has its own references to the task and mm */
+SEC("?syscall")
+int task_vma_iter_throw(void *ctx)
+{
+	struct task_struct *t = bpf_task_from_pid(pid);
+	struct bpf_iter_task_vma it;
+
+	if (!t)
+		bpf_throw(TAKE_FAILED);
+	bpf_iter_task_vma_new(&it, t, 0);
+	bpf_task_release(t);
+	if (!bpf_iter_task_vma_next(&it)) {
+		bpf_iter_task_vma_destroy(&it);
+		bpf_throw(TAKE_FAILED);
+	}
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_iter_task_vma_destroy(&it);
+	return 0;
+}
+
+/* The css task iterator holds the task it last returned */
+SEC("?syscall")
+int css_task_iter_throw(void *ctx)
+{
+	struct cgroup *cgrp = bpf_cgroup_from_id(cgid);
+	struct bpf_iter_css_task it;
+	struct task_struct *t;
+
+	if (!cgrp)
+		bpf_throw(TAKE_FAILED);
+	bpf_iter_css_task_new(&it, &cgrp->self, CSS_TASK_ITER_PROCS);
+	bpf_cgroup_release(cgrp);
+	t = bpf_iter_css_task_next(&it);
+	if (!t || t->tgid != pid) {
+		bpf_iter_css_task_destroy(&it);
+		bpf_throw(TAKE_FAILED);
+	}
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_iter_css_task_destroy(&it);
+	return 0;
+}
+
+/* ---- Cgroups: freed after rmdir only if no reference is left ---- */
+
+SEC("?syscall")
+int cgroup_throw(void *ctx)
+{
+	struct cgroup *cgrp = bpf_cgroup_from_id(cgid);
+
+	if (!cgrp)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_cgroup_release(cgrp);
+	return 0;
+}
+
+/* ---- bpf_cpumask: its usage count ---- */
+
+SEC("?syscall")
+int cpumask_setup(void *ctx)
+{
+	struct bpf_cpumask *m = bpf_cpumask_create();
+	struct kept *k = bpf_map_lookup_elem(&kept, &(int){0});
+
+	if (!m)
+		return 0;
+	if (!k) {
+		bpf_cpumask_release(m);
+		return 0;
+	}
+	m = bpf_kptr_xchg(&k->mask, m);
+	if (m)
+		bpf_cpumask_release(m);
+	return 0;
+}
+
+SEC("?syscall")
+int cpumask_usage(void *ctx)
+{
+	struct kept *k = bpf_map_lookup_elem(&kept, &(int){0});
+	struct bpf_cpumask *m;
+
+	if (!k)
+		return 0;
+	bpf_rcu_read_lock();
+	m = k->mask;
+	count = m ? m->usage.refs.counter : -1;
+	bpf_rcu_read_unlock();
+	return 0;
+}
+
+SEC("?syscall")
+int cpumask_throw(void *ctx)
+{
+	struct kept *k = bpf_map_lookup_elem(&kept, &(int){0});
+	struct bpf_cpumask *m = NULL;
+
+	if (!k)
+		bpf_throw(TAKE_FAILED);
+	bpf_rcu_read_lock();
+	if (k->mask)
+		m = bpf_cpumask_acquire(k->mask);
+	bpf_rcu_read_unlock();
+	if (!m)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_cpumask_release(m);
+	return 0;
+}
+
+/* ---- bpf_crypto_ctx: its usage count ---- */
+
+SEC("?syscall")
+int crypto_setup(void *ctx)
+{
+	struct bpf_crypto_params params = {
+		.type = "skcipher",
+		.algo = "ecb(aes)",
+		.key_len = 16,
+	};
+	struct kept *k = bpf_map_lookup_elem(&kept, &(int){0});
+	struct bpf_crypto_ctx *c;
+	int cerr = 0;
+
+	if (!k)
+		return 0;
+	c = bpf_crypto_ctx_create(&params, sizeof(params), &cerr);
+	if (!c) {
+		err = cerr ?: -ENOMEM;
+		return 0;
+	}
+	c = bpf_kptr_xchg(&k->crypto, c);
+	if (c)
+		bpf_crypto_ctx_release(c);
+	return 0;
+}
+
+SEC("?syscall")
+int crypto_usage(void *ctx)
+{
+	struct kept *k = bpf_map_lookup_elem(&kept, &(int){0});
+	struct bpf_crypto_ctx *c;
+
+	if (!k)
+		return 0;
+	bpf_rcu_read_lock();
+	c = k->crypto;
+	count = c ? c->usage.refs.counter : -1;
+	bpf_rcu_read_unlock();
+	return 0;
+}
+
+SEC("?syscall")
+int crypto_throw(void *ctx)
+{
+	struct kept *k = bpf_map_lookup_elem(&kept, &(int){0});
+	struct bpf_crypto_ctx *c = NULL;
+
+	if (!k)
+		bpf_throw(TAKE_FAILED);
+	bpf_rcu_read_lock();
+	if (k->crypto)
+		c = bpf_crypto_ctx_acquire(k->crypto);
+	bpf_rcu_read_unlock();
+	if (!c)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_crypto_ctx_release(c);
+	return 0;
+}
+
+/* ---- Sockets: the socket's refcount, and its final sk_free() ---- */
+
+static __always_inline struct bpf_sock *lookup_sk(struct __sk_buff *ctx)
+{
+	return bpf_sk_lookup_tcp(ctx, &tuple, sizeof(tuple.ipv4),
+				 BPF_F_CURRENT_NETNS, 0);
+}
+
+SEC("?tc")
+int sk_refcnt(struct __sk_buff *ctx)
+{
+	struct bpf_sock *sk = lookup_sk(ctx);
+	struct tcp_sock *tp;
+
+	if (!sk) {
+		err = -ENOENT;
+		return 0;
+	}
+	tp = bpf_skc_to_tcp_sock(sk);
+	/* less our own reference */
+	count = tp ? tp->inet_conn.icsk_inet.sk.__sk_common.skc_refcnt.refs.counter - 1 : -1;
+	bpf_sk_release(sk);
+	return 0;
+}
+
+SEC("?tc")
+int sk_lookup_throw(struct __sk_buff *ctx)
+{
+	struct bpf_sock *sk = lookup_sk(ctx);
+
+	if (!sk)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_sk_release(sk);
+	return 0;
+}
+
+/* The held reference is a cast of the socket, as bpf_sk_release() takes */
+SEC("?tc")
+int sk_cast_throw(struct __sk_buff *ctx)
+{
+	struct bpf_sock *sk = lookup_sk(ctx);
+	struct bpf_tcp_sock *tp;
+
+	if (!sk)
+		bpf_throw(TAKE_FAILED);
+	tp = bpf_tcp_sock(sk);
+	if (!tp) {
+		bpf_sk_release(sk);
+		bpf_throw(TAKE_FAILED);
+	}
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	/* only tp is used after the throw: it is what the frame holds */
+	bpf_sk_release((struct bpf_sock *)tp);
+	return 0;
+}
+
+SEC("?fentry/sk_free")
+int BPF_PROG(obs_sk_free, struct sock *sk)
+{
+	if (sk->__sk_common.skc_num == srv_port &&
+	    sk->__sk_common.skc_dport == bpf_htons(cli_port))
+		sk_freed++;
+	return 0;
+}
+
+/* ---- nf_conn: the conntrack count, and an entry's use count ---- */
+
+static __always_inline struct bpf_ct_opts ct_opts(void)
+{
+	struct bpf_ct_opts opts = { .netns_id = -1, .l4proto = IPPROTO_TCP };
+
+	return opts;
+}
+
+SEC("?xdp")
+int ct_alloc_throw(struct xdp_md *ctx)
+{
+	struct bpf_ct_opts opts = ct_opts();
+	struct nf_conn___init *ct;
+
+	ct = bpf_xdp_ct_alloc(ctx, &tuple, sizeof(tuple.ipv4), &opts, sizeof(opts));
+	if (!ct)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	ct = (void *)bpf_ct_insert_entry(ct);
+	if (ct)
+		bpf_ct_release((void *)ct);
+	return 0;
+}
+
+/* Insert an entry for 'tuple', for ct_use and ct_lookup_throw */
+SEC("?xdp")
+int ct_insert(struct xdp_md *ctx)
+{
+	struct bpf_ct_opts opts = ct_opts();
+	struct nf_conn___init *ct;
+	struct nf_conn *ins;
+
+	ct = bpf_xdp_ct_alloc(ctx, &tuple, sizeof(tuple.ipv4), &opts, sizeof(opts));
+	if (!ct) {
+		err = opts.error;
+		return 0;
+	}
+	bpf_ct_set_timeout(ct, 60000);
+	ins = bpf_ct_insert_entry(ct);
+	if (!ins) {
+		err = -EEXIST;
+		return 0;
+	}
+	bpf_ct_release(ins);
+	return 0;
+}
+
+SEC("?xdp")
+int ct_use(struct xdp_md *ctx)
+{
+	struct bpf_ct_opts opts = ct_opts();
+	struct nf_conn *ct;
+
+	ct = bpf_xdp_ct_lookup(ctx, &tuple, sizeof(tuple.ipv4), &opts, sizeof(opts));
+	if (!ct) {
+		err = opts.error;
+		return 0;
+	}
+	/* less our own reference */
+	count = ct->ct_general.use.refs.counter - 1;
+	bpf_ct_release(ct);
+	return 0;
+}
+
+SEC("?xdp")
+int ct_lookup_throw(struct xdp_md *ctx)
+{
+	struct bpf_ct_opts opts = ct_opts();
+	struct nf_conn *ct;
+
+	ct = bpf_xdp_ct_lookup(ctx, &tuple, sizeof(tuple.ipv4), &opts, sizeof(opts));
+	if (!ct)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_ct_release(ct);
+	return 0;
+}
+
+/* ---- xfrm_state: its refcount ---- */
+
+/* The SA that user space adds: dst 10.0.0.2, ESP, spi 0x100 */
+static __always_inline struct bpf_xfrm_state_opts xfrm_opts(void)
+{
+	struct bpf_xfrm_state_opts opts = {
+		.netns_id = -1,
+		.daddr.a4 = bpf_htonl(0x0a000002),
+		.spi = bpf_htonl(0x100),
+		.proto = IPPROTO_ESP,
+		.family = AF_INET,
+	};
+
+	return opts;
+}
+
+SEC("?xdp")
+int xfrm_refcnt(struct xdp_md *ctx)
+{
+	struct bpf_xfrm_state_opts opts = xfrm_opts();
+	struct xfrm_state *x;
+
+	x = bpf_xdp_get_xfrm_state(ctx, &opts, sizeof(opts));
+	if (!x) {
+		err = opts.error ?: -ENOENT;
+		return 0;
+	}
+	/* less our own reference */
+	count = x->refcnt.refs.counter - 1;
+	bpf_xdp_xfrm_state_release(x);
+	return 0;
+}
+
+SEC("?xdp")
+int xfrm_throw(struct xdp_md *ctx)
+{
+	struct bpf_xfrm_state_opts opts = xfrm_opts();
+	struct xfrm_state *x;
+
+	x = bpf_xdp_get_xfrm_state(ctx, &opts, sizeof(opts));
+	if (!x)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_xdp_xfrm_state_release(x);
+	return 0;
+}
+
+/* ---- bpf_key: the key's usage, as /proc/keys shows it ---- */
+
+SEC("?fentry.s/bpf_fentry_test1")
+int BPF_PROG(key_throw, int a)
+{
+	struct bpf_key *k;
+
+	if ((bpf_get_current_pid_tgid() >> 32) != pid)
+		return 0;
+	k = bpf_lookup_user_key(key_serial, 0);
+	if (!k)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_key_put(k);
+	return 0;
+}
+
+/* ---- hid_bpf_ctx: the HID device's reference count ---- */
+
+SEC("?syscall")
+int hid_refcnt(void *ctx)
+{
+	struct hid_bpf_ctx *hctx = hid_bpf_allocate_context(hid_id);
+
+	if (!hctx) {
+		err = -ENODEV;
+		return 0;
+	}
+	/* less our own reference */
+	count = hctx->hid->dev.kobj.kref.refcount.refs.counter - 1;
+	hid_bpf_release_context(hctx);
+	return 0;
+}
+
+SEC("?syscall")
+int hid_throw(void *ctx)
+{
+	struct hid_bpf_ctx *hctx = hid_bpf_allocate_context(hid_id);
+
+	if (!hctx)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	hid_bpf_release_context(hctx);
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";
