@@ -18,6 +18,13 @@
 #include "bpf_experimental.h"
 #include "exceptions_cleanup.h"
 
+#define ESRCH 3
+#define ENOENT 2
+#define ENOMEM 12
+#define ENODEV 19
+#define EEXIST 17
+#define AF_INET 2
+
 /* Thrown when taking the object failed, which is no test result */
 #define TAKE_FAILED 1
 #define RB_SIZE 4096
@@ -82,26 +89,27 @@ u64 cgid;		/* a cgroup id */
 u32 key_serial;		/* a user key */
 u32 hid_id;		/* a HID device */
 struct bpf_sock_tuple tuple;	/* a socket, or a conntrack entry */
-u16 srv_port;		/* host order: the accepted socket that sk_free sees */
-u16 cli_port;
 
 /* Read by user space */
 int after_throw;	/* code after a throw ran: must stay 0 */
 int entered;		/* a *_throw program ran up to its throw */
 long count;		/* what a probe read */
-int sk_freed;		/* sk_free() calls for the accepted socket */
+int sk_freed;		/* destructor calls for the accepted socket */
+u64 sk_addr;		/* the accepted socket, as sk_refcnt found it */
 int err;		/* an error a probe or setup ran into */
 
 /* ---- bpf_throw from each kind of program, holding a ring buffer record ---- */
 
-static __always_inline int throw_holding_record(void)
+static __always_inline int throw_holding_record(u64 cookie)
 {
 	long *r = bpf_ringbuf_reserve(&rb, 8, 0);
 
-	if (!r)
-		bpf_throw(TAKE_FAILED);
+	if (!r) {
+		err = -ENOMEM;
+		return 0;
+	}
 	entered++;
-	bpf_throw(VAL);
+	bpf_throw(cookie);
 	after_throw++;
 	bpf_ringbuf_discard(r, 0);
 	return 0;
@@ -110,32 +118,33 @@ static __always_inline int throw_holding_record(void)
 SEC("?tc")
 int tc_throw(struct __sk_buff *ctx)
 {
-	return throw_holding_record();
+	return throw_holding_record(VAL);
 }
 
 SEC("?xdp")
 int xdp_throw(struct xdp_md *ctx)
 {
-	return throw_holding_record();
+	return throw_holding_record(VAL);
 }
 
 SEC("?fentry/bpf_fentry_test1")
 int BPF_PROG(fentry_throw, int a)
 {
-	return throw_holding_record();
+	/* the cookie is the return value, which must be 0 for fentry */
+	return throw_holding_record(0);
 }
 
 SEC("?syscall")
 int syscall_throw(void *ctx)
 {
-	return throw_holding_record();
+	return throw_holding_record(VAL);
 }
 
 /* Before this series, a socket filter could not call bpf_throw at all */
 SEC("?socket")
 int socket_throw(struct __sk_buff *ctx)
 {
-	return throw_holding_record();
+	return throw_holding_record(VAL);
 }
 
 /* Returns 1 if the whole ring buffer can be reserved: no record is left */
@@ -167,7 +176,8 @@ int obj_throw(struct __sk_buff *ctx)
 	struct big *o = bpf_obj_new(typeof(*o));
 
 	if (!o)
-		bpf_throw(TAKE_FAILED);
+		return 0;
+	entered++;
 	bpf_throw(VAL);
 	after_throw++;
 	bpf_obj_drop(o);
@@ -180,7 +190,8 @@ int percpu_obj_throw(struct __sk_buff *ctx)
 	struct pcpu *o = bpf_percpu_obj_new(typeof(*o));
 
 	if (!o)
-		bpf_throw(TAKE_FAILED);
+		return 0;
+	entered++;
 	bpf_throw(VAL);
 	after_throw++;
 	bpf_percpu_obj_drop(o);
@@ -195,8 +206,12 @@ int bits_iter_throw(struct __sk_buff *ctx)
 {
 	struct bpf_iter_bits it;
 
-	if (bpf_iter_bits_new(&it, bits, 8))
-		bpf_throw(TAKE_FAILED);
+	/* on failure, it holds nothing to release, but must still be destroyed */
+	if (bpf_iter_bits_new(&it, bits, 8)) {
+		bpf_iter_bits_destroy(&it);
+		return 0;
+	}
+	entered++;
 	bpf_throw(VAL);
 	after_throw++;
 	bpf_iter_bits_destroy(&it);
@@ -348,20 +363,24 @@ int cpumask_usage(void *ctx)
 	return 0;
 }
 
+/* Takes a second reference to the kept mask, puts the kept one back, and
+ * throws holding the second.
+ */
 SEC("?syscall")
 int cpumask_throw(void *ctx)
 {
 	struct kept *k = bpf_map_lookup_elem(&kept, &(int){0});
-	struct bpf_cpumask *m = NULL;
+	struct bpf_cpumask *m, *old;
 
 	if (!k)
 		bpf_throw(TAKE_FAILED);
-	bpf_rcu_read_lock();
-	if (k->mask)
-		m = bpf_cpumask_acquire(k->mask);
-	bpf_rcu_read_unlock();
-	if (!m)
+	old = bpf_kptr_xchg(&k->mask, NULL);
+	if (!old)
 		bpf_throw(TAKE_FAILED);
+	m = bpf_cpumask_acquire(old);
+	old = bpf_kptr_xchg(&k->mask, old);
+	if (old)
+		bpf_cpumask_release(old);
 	entered++;
 	bpf_throw(VAL);
 	after_throw++;
@@ -450,6 +469,8 @@ int sk_refcnt(struct __sk_buff *ctx)
 		err = -ENOENT;
 		return 0;
 	}
+	/* for obs_sk_destruct: by then the socket's ports are 0 */
+	sk_addr = (u64)sk;
 	tp = bpf_skc_to_tcp_sock(sk);
 	/* less our own reference */
 	count = tp ? tp->inet_conn.icsk_inet.sk.__sk_common.skc_refcnt.refs.counter - 1 : -1;
@@ -493,11 +514,11 @@ int sk_cast_throw(struct __sk_buff *ctx)
 	return 0;
 }
 
-SEC("?fentry/sk_free")
-int BPF_PROG(obs_sk_free, struct sock *sk)
+/* The destructor of inet sockets: runs once, when the socket is freed */
+SEC("?fentry/inet_sock_destruct")
+int BPF_PROG(obs_sk_destruct, struct sock *sk)
 {
-	if (sk->__sk_common.skc_num == srv_port &&
-	    sk->__sk_common.skc_dport == bpf_htons(cli_port))
+	if (sk_addr && (u64)sk == sk_addr)
 		sk_freed++;
 	return 0;
 }
@@ -644,10 +665,13 @@ int BPF_PROG(key_throw, int a)
 	if ((bpf_get_current_pid_tgid() >> 32) != pid)
 		return 0;
 	k = bpf_lookup_user_key(key_serial, 0);
-	if (!k)
-		bpf_throw(TAKE_FAILED);
+	if (!k) {
+		err = -ENOENT;
+		return 0;
+	}
 	entered++;
-	bpf_throw(VAL);
+	/* fentry programs return 0, so the cookie is 0 too */
+	bpf_throw(0);
 	after_throw++;
 	bpf_key_put(k);
 	return 0;
