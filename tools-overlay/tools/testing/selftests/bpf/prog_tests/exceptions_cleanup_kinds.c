@@ -237,7 +237,8 @@ static void reap(pid_t child)
 static void test_task(void)
 {
 	static const char * const progs[] = {
-		"task_usage", "mm_users", "task_throw", "task_vma_iter_throw", NULL
+		"task_rcu_users", "task_usage", "mm_users", "task_throw",
+		"task_vma_iter_throw", NULL
 	};
 	struct exceptions_cleanup_kinds *skel = open_with(progs);
 	pid_t child;
@@ -248,8 +249,8 @@ static void test_task(void)
 	if (!ASSERT_GT(child, 0, "fork"))
 		goto out;
 	skel->bss->pid = child;
-	counter_back(skel, skel->progs.task_usage, skel->progs.task_throw,
-		     "task usage after task_throw");
+	counter_back(skel, skel->progs.task_rcu_users, skel->progs.task_throw,
+		     "task rcu_users after task_throw");
 	counter_back(skel, skel->progs.task_usage, skel->progs.task_vma_iter_throw,
 		     "task usage after task_vma_iter_throw");
 	counter_back(skel, skel->progs.mm_users, skel->progs.task_vma_iter_throw,

@@ -218,8 +218,25 @@ int bits_iter_throw(struct __sk_buff *ctx)
 	return 0;
 }
 
-/* ---- Tasks: the task's usage count ---- */
+/* ---- Tasks: the task's reference counts ---- */
 
+/* What bpf_task_acquire() and bpf_task_from_pid() take */
+SEC("?syscall")
+int task_rcu_users(void *ctx)
+{
+	struct task_struct *t = bpf_task_from_pid(pid);
+
+	if (!t) {
+		err = -ESRCH;
+		return 0;
+	}
+	/* less our own reference */
+	count = t->rcu_users.refs.counter - 1;
+	bpf_task_release(t);
+	return 0;
+}
+
+/* What get_task_struct() takes, as the task_vma and css_task iterators do */
 SEC("?syscall")
 int task_usage(void *ctx)
 {
@@ -229,8 +246,7 @@ int task_usage(void *ctx)
 		err = -ESRCH;
 		return 0;
 	}
-	/* less our own reference */
-	count = t->usage.refs.counter - 1;
+	count = t->usage.refs.counter;
 	bpf_task_release(t);
 	return 0;
 }
