@@ -709,6 +709,107 @@ static int load_kptr_taker(int map_fd, char *log, size_t log_sz)
 			     ARRAY_SIZE(insns), &opts);
 }
 
+/* ---- struct file: the exe file's count, read in an LSM program ---- */
+
+/* Run the file_open programs in @mode by opening a file */
+static void trigger_file_open(struct exceptions_cleanup_kinds *skel, int mode)
+{
+	int fd;
+
+	skel->bss->lsm_mode = mode;
+	fd = open("/proc/self/stat", O_RDONLY);
+	if (fd >= 0)
+		close(fd);
+	skel->bss->lsm_mode = 0;
+}
+
+static void test_file(void)
+{
+	static const char * const progs[] = { "exe_file_count", "exe_file_throw", NULL };
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+	long before;
+
+	if (!skel)
+		return;
+	if (!ASSERT_OK(exceptions_cleanup_kinds__attach(skel), "attach LSM programs"))
+		goto out;
+	skel->bss->pid = getpid();
+	trigger_file_open(skel, 1);
+	before = skel->bss->count;
+	if (!ASSERT_GE(before, 0, "exe file count") || !ASSERT_OK(skel->bss->err, "probe"))
+		goto out;
+	trigger_file_open(skel, 2);
+	ASSERT_EQ(skel->bss->entered, 1, "ran up to the throw");
+	ASSERT_EQ(skel->bss->after_throw, 0, "nothing ran after the throw");
+	skel->bss->count = -1;
+	trigger_file_open(skel, 1);
+	ASSERT_EQ(skel->bss->count, before, "exe file count after exe_file_throw");
+out:
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
+/* ---- Iterators whose destroy does nothing: observers are the proof ---- */
+
+static void test_rcu_iters(void)
+{
+	static const char * const progs[] = {
+		"task_iter_throw", "obs_task_iter_destroy", "css_iter_throw",
+		"obs_css_iter_destroy", NULL
+	};
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+
+	if (!skel)
+		return;
+	skel->bss->pid = getpid();
+	skel->bss->observe = true;
+	if (!ASSERT_OK(exceptions_cleanup_kinds__attach(skel), "attach"))
+		goto out;
+	/* one throwing program at a time: both trace bpf_fentry_test1 */
+	bpf_link__destroy(skel->links.css_iter_throw);
+	skel->links.css_iter_throw = NULL;
+	if (run_throw(skel, skel->progs.task_iter_throw))
+		ASSERT_EQ(skel->bss->task_iter_destroy_cnt, 1, "bpf_iter_task_destroy calls");
+	bpf_link__destroy(skel->links.task_iter_throw);
+	skel->links.task_iter_throw = NULL;
+	skel->links.css_iter_throw = bpf_program__attach(skel->progs.css_iter_throw);
+	if (!ASSERT_OK_PTR(skel->links.css_iter_throw, "attach css_iter_throw"))
+		goto out;
+	if (run_throw(skel, skel->progs.css_iter_throw))
+		ASSERT_EQ(skel->bss->css_iter_destroy_cnt, 1, "bpf_iter_css_destroy calls");
+	ASSERT_OK(skel->bss->err, "css iterator");
+out:
+	skel->bss->observe = false;
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
+/* ---- sched_ext: no scheduler is loaded, so observers are the proof ---- */
+
+static void test_scx(void)
+{
+	static const char * const progs[] = {
+		"scx_cpumask_throw", "dsq_create", "dsq_destroy", "dsq_iter_throw",
+		"obs_put_cpumask", "obs_dsq_destroy", NULL
+	};
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+
+	if (!skel)
+		return;
+	if (!ASSERT_OK(exceptions_cleanup_kinds__attach(skel), "attach"))
+		goto out;
+	skel->bss->pid = getpid();
+	probe(skel, skel->progs.dsq_create);
+	skel->bss->observe = true;
+	if (run_throw(skel, skel->progs.scx_cpumask_throw))
+		ASSERT_EQ(skel->bss->put_cpumask_cnt, 1, "scx_bpf_put_cpumask calls");
+	if (run_throw(skel, skel->progs.dsq_iter_throw))
+		ASSERT_EQ(skel->bss->dsq_destroy_cnt, 1, "bpf_iter_scx_dsq_destroy calls");
+	skel->bss->observe = false;
+	ASSERT_OK(skel->bss->err, "DSQ iterator");
+	probe(skel, skel->progs.dsq_destroy);
+out:
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
 /* BTF of 'struct <name>_val { struct <name> __kptr *p; }' and int; returns
  * the value type's id in @val_id.
  */
@@ -800,6 +901,12 @@ void test_exceptions_cleanup_kinds(void)
 		test_key();
 	if (test__start_subtest("hid_ctx"))
 		test_hid();
+	if (test__start_subtest("file"))
+		test_file();
+	if (test__start_subtest("rcu_iters"))
+		test_rcu_iters();
+	if (test__start_subtest("scx"))
+		test_scx();
 	if (test__start_subtest("kptr_cleanup_only"))
 		test_kptr_cleanup_only();
 }

@@ -60,6 +60,15 @@ struct bpf_crypto_ctx *bpf_crypto_ctx_create(const struct bpf_crypto_params *par
 					     u32 params__sz, int *err) __ksym;
 struct bpf_crypto_ctx *bpf_crypto_ctx_acquire(struct bpf_crypto_ctx *ctx) __ksym;
 void bpf_crypto_ctx_release(struct bpf_crypto_ctx *ctx) __ksym;
+struct file *bpf_get_task_exe_file(struct task_struct *task) __ksym;
+void bpf_put_file(struct file *file) __ksym;
+const struct cpumask *scx_bpf_get_possible_cpumask(void) __ksym;
+void scx_bpf_put_cpumask(const struct cpumask *cpumask) __ksym;
+s32 scx_bpf_create_dsq(u64 dsq_id, s32 node) __ksym;
+void scx_bpf_destroy_dsq(u64 dsq_id) __ksym;
+int bpf_iter_scx_dsq_new(struct bpf_iter_scx_dsq *it, u64 dsq_id, u64 flags) __ksym;
+struct task_struct *bpf_iter_scx_dsq_next(struct bpf_iter_scx_dsq *it) __ksym;
+void bpf_iter_scx_dsq_destroy(struct bpf_iter_scx_dsq *it) __ksym;
 int bpf_iter_bits_new(struct bpf_iter_bits *it, const u64 *unsafe_ptr__ign,
 		      u32 nr_words) __ksym;
 int *bpf_iter_bits_next(struct bpf_iter_bits *it) __ksym;
@@ -97,6 +106,12 @@ long count;		/* what a probe read */
 int sk_freed;		/* destructor calls for the accepted socket */
 u64 sk_addr;		/* the accepted socket, as sk_refcnt found it */
 int err;		/* an error a probe or setup ran into */
+int lsm_mode;		/* what file_open does for 'pid': 1 probe, 2 throw */
+bool observe;		/* count the calls the observers see, from 'pid' */
+int put_cpumask_cnt;	/* scx_bpf_put_cpumask() calls */
+int dsq_destroy_cnt;	/* bpf_iter_scx_dsq_destroy() calls */
+int task_iter_destroy_cnt;	/* bpf_iter_task_destroy() calls */
+int css_iter_destroy_cnt;	/* bpf_iter_css_destroy() calls */
 
 /* ---- bpf_throw from each kind of program, holding a ring buffer record ---- */
 
@@ -721,6 +736,174 @@ int hid_throw(void *ctx)
 	bpf_throw(VAL);
 	after_throw++;
 	hid_bpf_release_context(hctx);
+	return 0;
+}
+
+/* ---- struct file (bpf_get_task_exe_file): the file's count ---- */
+
+static __always_inline bool from_pid(void)
+{
+	return (bpf_get_current_pid_tgid() >> 32) == pid;
+}
+
+SEC("?lsm/file_open")
+int BPF_PROG(exe_file_count, struct file *f)
+{
+	struct file *exe;
+
+	if (!from_pid() || lsm_mode != 1)
+		return 0;
+	exe = bpf_get_task_exe_file(bpf_get_current_task_btf());
+	if (!exe) {
+		err = -ENOENT;
+		return 0;
+	}
+	/* less our own reference */
+	count = exe->f_count.counter - 1;
+	bpf_put_file(exe);
+	return 0;
+}
+
+SEC("?lsm/file_open")
+int BPF_PROG(exe_file_throw, struct file *f)
+{
+	struct file *exe;
+
+	if (!from_pid() || lsm_mode != 2)
+		return 0;
+	lsm_mode = 0;
+	exe = bpf_get_task_exe_file(bpf_get_current_task_btf());
+	if (!exe) {
+		err = -ENOENT;
+		return 0;
+	}
+	entered++;
+	/* 0: the hook lets the open go on */
+	bpf_throw(0);
+	after_throw++;
+	bpf_put_file(exe);
+	return 0;
+}
+
+/* ---- sched_ext: cpumasks and DSQ iterators ---- */
+
+/* The put does nothing: the observer shows that bpf_throw calls it */
+SEC("?syscall")
+int scx_cpumask_throw(void *ctx)
+{
+	const struct cpumask *m = scx_bpf_get_possible_cpumask();
+
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	scx_bpf_put_cpumask(m);
+	return 0;
+}
+
+#define DSQ_ID 0x6eb9f
+
+SEC("?syscall")
+int dsq_create(void *ctx)
+{
+	err = scx_bpf_create_dsq(DSQ_ID, -1);
+	return 0;
+}
+
+SEC("?syscall")
+int dsq_destroy(void *ctx)
+{
+	scx_bpf_destroy_dsq(DSQ_ID);
+	return 0;
+}
+
+/* KF_RCU_PROTECTED: a non-sleepable program is in an RCU section */
+SEC("?fentry/bpf_fentry_test1")
+int BPF_PROG(dsq_iter_throw, int a)
+{
+	struct bpf_iter_scx_dsq it;
+
+	if (!from_pid())
+		return 0;
+	if (bpf_iter_scx_dsq_new(&it, DSQ_ID, 0)) {
+		err = -ENOENT;
+		bpf_iter_scx_dsq_destroy(&it);
+		return 0;
+	}
+	entered++;
+	bpf_throw(0);
+	after_throw++;
+	bpf_iter_scx_dsq_destroy(&it);
+	return 0;
+}
+
+/* ---- Task and css iterators: RCU protected, their destroy does nothing ---- */
+
+SEC("?fentry/bpf_fentry_test1")
+int BPF_PROG(task_iter_throw, int a)
+{
+	struct bpf_iter_task it;
+
+	if (!from_pid())
+		return 0;
+	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_PROCS);
+	entered++;
+	bpf_throw(0);
+	after_throw++;
+	bpf_iter_task_destroy(&it);
+	return 0;
+}
+
+SEC("?fentry/bpf_fentry_test1")
+int BPF_PROG(css_iter_throw, int a)
+{
+	struct cgroup *root;
+	struct bpf_iter_css it;
+
+	if (!from_pid())
+		return 0;
+	root = bpf_cgroup_from_id(1);
+	if (!root) {
+		err = -ENOENT;
+		return 0;
+	}
+	bpf_iter_css_new(&it, &root->self, BPF_CGROUP_ITER_DESCENDANTS_PRE);
+	bpf_cgroup_release(root);
+	entered++;
+	bpf_throw(0);
+	after_throw++;
+	bpf_iter_css_destroy(&it);
+	return 0;
+}
+
+SEC("?fentry/bpf_iter_task_destroy")
+int BPF_PROG(obs_task_iter_destroy)
+{
+	if (observe && from_pid())
+		task_iter_destroy_cnt++;
+	return 0;
+}
+
+SEC("?fentry/bpf_iter_css_destroy")
+int BPF_PROG(obs_css_iter_destroy)
+{
+	if (observe && from_pid())
+		css_iter_destroy_cnt++;
+	return 0;
+}
+
+SEC("?fentry/scx_bpf_put_cpumask")
+int BPF_PROG(obs_put_cpumask)
+{
+	if (observe && from_pid())
+		put_cpumask_cnt++;
+	return 0;
+}
+
+SEC("?fentry/bpf_iter_scx_dsq_destroy")
+int BPF_PROG(obs_dsq_destroy)
+{
+	if (observe && from_pid())
+		dsq_destroy_cnt++;
 	return 0;
 }
 
