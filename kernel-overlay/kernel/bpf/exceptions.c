@@ -234,7 +234,7 @@ static bool is_socket(const struct bpf_exc_loc *loc)
 	case PTR_TO_TCP_SOCK:
 		return true;
 	case PTR_TO_BTF_ID:
-		if (btf_is_module(loc->btf) || loc->btf != bpf_get_btf_vmlinux())
+		if (loc->btf != bpf_get_btf_vmlinux())
 			return false;
 		for (i = 0; i < MAX_BTF_SOCK_TYPE; i++)
 			if (i != BTF_SOCK_TYPE_SOCKET && btf_sock_ids[i] == loc->btf_id)

@@ -428,10 +428,11 @@ static __u16 local_port(int fd)
 static void test_socket(void)
 {
 	static const char * const progs[] = {
-		"sk_refcnt", "sk_lookup_throw", "sk_cast_throw", "obs_sk_destruct", NULL
+		"sk_refcnt", "sk_lookup_throw", "skc_lookup_throw", "sockmap_lookup_throw",
+		"sk_cast_throw", "obs_sk_destruct", NULL
 	};
 	struct exceptions_cleanup_kinds *skel = open_with(progs);
-	int srv = -1, cli = -1, acc = -1, old, i;
+	int srv = -1, cli = -1, acc = -1, old, i, zero = 0;
 	struct linger lin = { .l_onoff = 1, .l_linger = 0 };
 
 	if (!skel)
@@ -458,8 +459,18 @@ static void test_socket(void)
 
 	counter_back(skel, skel->progs.sk_refcnt, skel->progs.sk_lookup_throw,
 		     "socket refcount after sk_lookup_throw");
+	counter_back(skel, skel->progs.sk_refcnt, skel->progs.skc_lookup_throw,
+		     "socket refcount after skc_lookup_throw");
 	counter_back(skel, skel->progs.sk_refcnt, skel->progs.sk_cast_throw,
 		     "socket refcount after sk_cast_throw");
+	/* the sockmap holds a reference of its own, probed with it in place */
+	if (ASSERT_OK(bpf_map_update_elem(bpf_map__fd(skel->maps.socks), &zero, &acc,
+					  BPF_ANY), "sockmap insert")) {
+		counter_back(skel, skel->progs.sk_refcnt, skel->progs.sockmap_lookup_throw,
+			     "socket refcount after sockmap_lookup_throw");
+		ASSERT_OK(bpf_map_delete_elem(bpf_map__fd(skel->maps.socks), &zero),
+			  "sockmap delete");
+	}
 
 	/* reset the connection: the socket goes as soon as the last
 	 * reference does

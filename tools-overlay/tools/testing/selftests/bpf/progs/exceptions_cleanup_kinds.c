@@ -523,6 +523,43 @@ int sk_lookup_throw(struct __sk_buff *ctx)
 	return 0;
 }
 
+SEC("?tc")
+int skc_lookup_throw(struct __sk_buff *ctx)
+{
+	struct bpf_sock *sk;
+
+	sk = bpf_skc_lookup_tcp(ctx, &tuple, sizeof(tuple.ipv4), BPF_F_CURRENT_NETNS, 0);
+	if (!sk)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_sk_release(sk);
+	return 0;
+}
+
+/* User space puts the accepted socket at key 0 */
+struct {
+	__uint(type, BPF_MAP_TYPE_SOCKMAP);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, int);
+} socks SEC(".maps");
+
+SEC("?tc")
+int sockmap_lookup_throw(struct __sk_buff *ctx)
+{
+	struct bpf_sock *sk = bpf_map_lookup_elem(&socks, &(int){0});
+
+	if (!sk)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_sk_release(sk);
+	return 0;
+}
+
 /* The held reference is a cast of the socket, as bpf_sk_release() takes */
 SEC("?tc")
 int sk_cast_throw(struct __sk_buff *ctx)
