@@ -165,6 +165,38 @@ out:
 	exceptions_cleanup_kinds__destroy(skel);
 }
 
+/* A kprobe cannot be test-run: the test run of trigger_fentry calls
+ * bpf_fentry_test2, where kprobe_throw is attached.
+ */
+static void test_kprobe(void)
+{
+	static const char * const progs[] = {
+		"rb_probe", "kprobe_throw", "trigger_fentry", NULL
+	};
+	struct exceptions_cleanup_kinds *skel = open_with(progs);
+	struct ring_buffer *ringbuf = NULL;
+	int samples = 0;
+
+	if (!skel)
+		return;
+	ringbuf = ring_buffer__new(bpf_map__fd(skel->maps.rb), count_sample, &samples, NULL);
+	if (!ASSERT_OK_PTR(ringbuf, "ring_buffer__new"))
+		goto out;
+	skel->bss->pid = getpid();
+	if (!ASSERT_OK(exceptions_cleanup_kinds__attach(skel), "attach"))
+		goto out;
+	run(skel->progs.trigger_fentry, BPF_PROG_TYPE_TRACING, 0);
+	ASSERT_OK(skel->bss->err, "reserve");
+	ASSERT_EQ(skel->bss->entered, 1, "ran up to the throw");
+	ASSERT_EQ(skel->bss->after_throw, 0, "nothing ran after the throw");
+	ASSERT_EQ(ring_buffer__consume(ringbuf), 0, "records consumed");
+	ASSERT_EQ(samples, 0, "records submitted");
+	ASSERT_EQ(run(skel->progs.rb_probe, BPF_PROG_TYPE_SCHED_CLS, 0), 1, "kprobe_throw");
+out:
+	ring_buffer__free(ringbuf);
+	exceptions_cleanup_kinds__destroy(skel);
+}
+
 /* ---- Memory stays flat over FLOOD throws ---- */
 
 static long meminfo_kb(const char *field)
@@ -886,6 +918,8 @@ void test_exceptions_cleanup_kinds(void)
 {
 	if (test__start_subtest("prog_types"))
 		test_prog_types();
+	if (test__start_subtest("kprobe"))
+		test_kprobe();
 	if (test__start_subtest("obj_flood"))
 		flood("obj_throw", "Slab");
 	if (test__start_subtest("percpu_obj_flood"))

@@ -155,6 +155,23 @@ int syscall_throw(void *ctx)
 	return throw_holding_record(VAL);
 }
 
+/* A kprobe throws from the kprobe handler's context; bpf_fentry_test2 is
+ * called by the test run of trigger_fentry.
+ */
+SEC("?kprobe/bpf_fentry_test2")
+int kprobe_throw(struct pt_regs *ctx)
+{
+	if ((bpf_get_current_pid_tgid() >> 32) != pid)
+		return 0;
+	return throw_holding_record(VAL);
+}
+
+SEC("?fentry/bpf_fentry_test3")
+int BPF_PROG(trigger_fentry, char a, int b, u64 c)
+{
+	return 0;
+}
+
 /* Before this series, a socket filter could not call bpf_throw at all */
 SEC("?socket")
 int socket_throw(struct __sk_buff *ctx)
