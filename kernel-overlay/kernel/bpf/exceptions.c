@@ -244,9 +244,17 @@ static bool is_socket(const struct bpf_exc_loc *loc)
 		return false;
 	}
 }
+
+/* Set the release of @loc if it holds a socket */
+static bool resolve_socket_release(struct bpf_exc_loc *loc)
+{
+	if (!is_socket(loc))
+		return false;
+	loc->release = release_socket;
+	return true;
+}
 #else
-#define release_socket NULL
-static bool is_socket(const struct bpf_exc_loc *loc)
+static bool resolve_socket_release(struct bpf_exc_loc *loc)
 {
 	return false;
 }
@@ -307,10 +315,8 @@ static int resolve_release(struct bpf_exc_loc *loc)
 		loc->release = release_ringbuf_record;
 		return 0;
 	}
-	if (is_socket(loc)) {
-		loc->release = release_socket;
+	if (resolve_socket_release(loc))
 		return 0;
-	}
 	if (base_type(loc->type) == PTR_TO_BTF_ID)
 		return resolve_btf_ptr_release(loc);
 	return -ENOENT;

@@ -16,13 +16,12 @@
 #include <bpf/bpf_endian.h>
 #include "bpf_misc.h"
 #include "bpf_experimental.h"
+#include <errno.h>
 #include "exceptions_cleanup.h"
 
-#define ESRCH 3
-#define ENOENT 2
-#define ENOMEM 12
-#define ENODEV 19
-#define EEXIST 17
+/* not in vmlinux.h; bpf_tracing_net.h has it, but also field macros such
+ * as sk_refcnt that clash with the program names here
+ */
 #define AF_INET 2
 
 /* Thrown when taking the object failed, which is no test result */
