@@ -33,7 +33,7 @@ build_kind() { if is_baseline; then echo baseline; else echo bpfexc; fi; }
 kgit() { git -C "$KSRC" -c user.name=bpfexc -c user.email=bpfexc@localhost \
 	-c commit.gpgsign=false "$@"; }
 
-FLAVOURS="small full"
+FLAVOURS="small full hardened"
 check_flavour() {
 	case " $FLAVOURS " in *" $1 "*) ;; *) die "unknown flavour '$1' (known: $FLAVOURS)" ;; esac
 }
@@ -45,10 +45,13 @@ kbuild_dir() { echo "$WORK/build/$1-$(build_kind)"; }
 localversion() { if is_baseline; then echo -pristine; else echo -bpfexc; fi; }
 
 # make in the kernel tree with the reproducible, ccache'd settings.
+# hardened is built with clang-19 (kCFI is clang-only); Debian suffixes
+# the LLVM binaries, so LLVM=-19 (clang-19, ld.lld-19, llvm-ar-19, ...).
 kmake() {
-	local flavour=$1; shift
-	make -C "$(build_src)" O="$(kbuild_dir "$flavour")" ARCH=x86_64 \
-		CC="ccache gcc" HOSTCC="ccache gcc" \
+	local flavour=$1 cc=(CC="ccache gcc" HOSTCC="ccache gcc"); shift
+	[ "$flavour" != hardened ] ||
+		cc=(LLVM=-19 CC="ccache clang-19" HOSTCC="ccache clang-19")
+	make -C "$(build_src)" O="$(kbuild_dir "$flavour")" ARCH=x86_64 "${cc[@]}" \
 		LOCALVERSION="$(localversion)" \
 		KBUILD_BUILD_TIMESTAMP="2024-02-01 00:00:00 UTC" \
 		KBUILD_BUILD_USER=bpfexc KBUILD_BUILD_HOST=bpfexc "$@"
@@ -71,6 +74,12 @@ ensure_src() {
 			die "$KSRC is not on $BRANCH: run 'just branch' first"
 	fi
 }
+
+# The kind a flavour's selftests and results are kept under: hardened's
+# test_progs is built against its own vmlinux BTF (lockdep and KASAN
+# change the types), small and full share the plain kind. $2: the kind
+# (default the current one).
+flavour_kind() { local k=${2:-$(build_kind)}; [ "$1" != hardened ] || k=$k-hardened; echo "$k"; }
 
 # test_progs build output for kind $1 (default the current one); shared
 # into the guest.
