@@ -35,7 +35,7 @@ rebase version: base
 checkpatch: base
     ci/checkpatch
 
-# configure and build the kernel (flavour: small or full)
+# configure and build the kernel (flavour: small, full or hardened)
 build flavour='small': base
     if [ "${BASELINE:-0}" != 1 ]; then ci/overlay-branch; fi
     ci/kernel-build "$1"
@@ -60,10 +60,11 @@ shell: build image
 vm-test *args:
     ci/vm-test "$@"
 
-# what CI runs: the tooling's own tests, then vm-test on the small flavour
+# what CI runs: the tooling's own tests, then vm-test on the small and the
+# hardened flavour; the last line sums both
 test:
     ci/test-tooling
-    ci/vm-test
+    ci/vm-test-flavours small hardened
 
 # verifier cost A/B (pristine vs ours): veristat over TESTS' objects in guests
 veristat tests='exceptions':
