@@ -177,6 +177,12 @@ static const struct btf_kfunc_id_set bpf_fs_kfunc_set = {
 	.filter = bpf_fs_kfuncs_filter,
 };
 
+/* bpf_throw's cleanup destructor, see btf_find_cleanup_dtor() */
+static void bpf_put_file_cleanup(void *file)
+{
+	bpf_put_file(file);
+}
+
 BTF_ID_LIST(bpf_fs_dtor_ids)
 BTF_ID(struct, file)
 BTF_ID(func, bpf_put_file)
@@ -189,6 +195,7 @@ static int __init bpf_fs_kfuncs_init(void)
 			.btf_id       = bpf_fs_dtor_ids[0],
 			.kfunc_btf_id = bpf_fs_dtor_ids[1],
 			.flags        = BPF_DTOR_CLEANUP,
+			.cleanup      = bpf_put_file_cleanup,
 		},
 	};
 	int ret;

@@ -3530,8 +3530,17 @@ struct bpf_exc_unwind {
 void bpf_exc_unwind_frame(struct bpf_prog *prog, struct bpf_exc_unwind *u,
 			  u64 ip, u64 bp);
 void bpf_prog_fill_jited_exc_descs(struct bpf_prog *prog,
-				   const u32 *insn_to_jit_off);
+				   const u32 *insn_to_jit_off, u32 entry_off);
 void bpf_exc_tab_free(struct bpf_exc_tab *tab);
+
+/* Cleanup destructors of the open-coded iterators, registered with their
+ * destroy kfuncs in kernel/bpf/helpers.c
+ */
+void bpf_iter_num_cleanup(void *it);
+void bpf_iter_task_vma_cleanup(void *it);
+void bpf_iter_task_cleanup(void *it);
+void bpf_iter_css_task_cleanup(void *it);
+void bpf_iter_css_cleanup(void *it);
 #else
 static inline void bpf_exc_unwind_frame(struct bpf_prog *prog,
 					struct bpf_exc_unwind *u, u64 ip, u64 bp)
@@ -3539,7 +3548,8 @@ static inline void bpf_exc_unwind_frame(struct bpf_prog *prog,
 }
 
 static inline void bpf_prog_fill_jited_exc_descs(struct bpf_prog *prog,
-						 const u32 *insn_to_jit_off)
+						 const u32 *insn_to_jit_off,
+						 u32 entry_off)
 {
 }
 

@@ -891,7 +891,9 @@ int bpf_walk_call_chains(struct bpf_verifier_env *env, struct bpf_call_walk *w,
 int bpf_mark_throw_reachable_subprogs(struct bpf_verifier_env *env);
 int bpf_exc_record_throw(struct bpf_verifier_env *env, u32 *ids, u32 max_ids,
 			 u32 *nr_ids);
-void bpf_exc_patch_insns(const struct bpf_prog *prog, u32 off, u32 len);
+int bpf_exc_patched_pos(struct bpf_verifier_env *env, u32 off,
+			const struct bpf_insn *patch, u32 len);
+void bpf_exc_patch_insns(const struct bpf_prog *prog, u32 off, u32 len, u32 pos);
 void bpf_exc_remove_insns(struct bpf_verifier_env *env, u32 off, u32 cnt);
 int bpf_exc_prepare_jit(struct bpf_verifier_env *env);
 void bpf_exc_attach_descs(struct bpf_verifier_env *env, struct bpf_prog *func,

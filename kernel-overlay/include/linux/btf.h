@@ -126,10 +126,17 @@ enum {
 	BPF_DTOR_CLEANUP	= (1 << 1),	/* release it when bpf_throw unwinds */
 };
 
+/* A cleanup destructor, called by bpf_throw through a pointer of this type */
+typedef void (*btf_cleanup_dtor_t)(void *obj);
+
 struct btf_id_dtor_kfunc {
 	u32 btf_id;
 	u32 kfunc_btf_id;
 	u32 flags;		/* BPF_DTOR_*, at least one */
+	/* BPF_DTOR_CLEANUP: what bpf_throw calls, a wrapper of the kfunc
+	 * typed for the indirect call, so that kCFI and IBT accept it
+	 */
+	btf_cleanup_dtor_t cleanup;
 };
 
 struct btf_struct_meta {
@@ -582,6 +589,7 @@ int register_btf_kfunc_id_set(enum bpf_prog_type prog_type,
 			      const struct btf_kfunc_id_set *s);
 int register_btf_fmodret_id_set(const struct btf_kfunc_id_set *kset);
 s32 btf_find_dtor_kfunc(struct btf *btf, u32 btf_id, u32 flags);
+btf_cleanup_dtor_t btf_find_cleanup_dtor(struct btf *btf, u32 btf_id);
 int register_btf_id_dtor_kfuncs(const struct btf_id_dtor_kfunc *dtors, u32 add_cnt,
 				struct module *owner);
 struct btf_struct_meta *btf_find_struct_meta(const struct btf *btf, u32 btf_id);
@@ -641,6 +649,11 @@ static inline int register_btf_kfunc_id_set(enum bpf_prog_type prog_type,
 static inline s32 btf_find_dtor_kfunc(struct btf *btf, u32 btf_id, u32 flags)
 {
 	return -ENOENT;
+}
+
+static inline btf_cleanup_dtor_t btf_find_cleanup_dtor(struct btf *btf, u32 btf_id)
+{
+	return NULL;
 }
 static inline int register_btf_id_dtor_kfuncs(const struct btf_id_dtor_kfunc *dtors,
 					      u32 add_cnt, struct module *owner)

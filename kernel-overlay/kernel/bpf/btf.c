@@ -8715,21 +8715,40 @@ EXPORT_SYMBOL_GPL(register_btf_fmodret_id_set);
  * of the uses in @flags: a cleanup destructor that bpf_throw may call need
  * not be one that may free a kptr stored in a map, and vice versa.
  */
-s32 btf_find_dtor_kfunc(struct btf *btf, u32 btf_id, u32 flags)
+static const struct btf_id_dtor_kfunc *find_dtor(struct btf *btf, u32 btf_id,
+						 u32 flags)
 {
 	struct btf_id_dtor_kfunc_tab *tab = btf->dtor_kfunc_tab;
 	struct btf_id_dtor_kfunc *dtor;
 
 	if (!tab)
-		return -ENOENT;
+		return NULL;
 	/* Even though the size of tab->dtors[0] is > sizeof(u32), we only need
 	 * to compare the first u32 with btf_id, so we can reuse btf_id_cmp_func.
 	 */
 	BUILD_BUG_ON(offsetof(struct btf_id_dtor_kfunc, btf_id) != 0);
 	dtor = bsearch(&btf_id, tab->dtors, tab->cnt, sizeof(tab->dtors[0]), btf_id_cmp_func);
 	if (!dtor || !(dtor->flags & flags))
-		return -ENOENT;
-	return dtor->kfunc_btf_id;
+		return NULL;
+	return dtor;
+}
+
+s32 btf_find_dtor_kfunc(struct btf *btf, u32 btf_id, u32 flags)
+{
+	const struct btf_id_dtor_kfunc *dtor = find_dtor(btf, btf_id, flags);
+
+	return dtor ? dtor->kfunc_btf_id : -ENOENT;
+}
+
+/* The function bpf_throw calls to release a @btf_id object it unwinds: a
+ * pointer registered with the destructor, not a kallsyms lookup of the
+ * typed kfunc, which kCFI and IBT would trap on when called indirectly.
+ */
+btf_cleanup_dtor_t btf_find_cleanup_dtor(struct btf *btf, u32 btf_id)
+{
+	const struct btf_id_dtor_kfunc *dtor = find_dtor(btf, btf_id, BPF_DTOR_CLEANUP);
+
+	return dtor ? dtor->cleanup : NULL;
 }
 
 static int btf_check_dtor_kfuncs(struct btf *btf, const struct btf_id_dtor_kfunc *dtors, u32 cnt)
@@ -8744,6 +8763,12 @@ static int btf_check_dtor_kfuncs(struct btf *btf, const struct btf_id_dtor_kfunc
 
 		if (!dtors[i].flags || dtors[i].flags & ~(BPF_DTOR_KPTR | BPF_DTOR_CLEANUP)) {
 			pr_err("dtor kfunc %u: flags must be BPF_DTOR_KPTR and/or BPF_DTOR_CLEANUP\n",
+			       dtors[i].kfunc_btf_id);
+			return -EINVAL;
+		}
+		/* bpf_throw calls it through a pointer of this type */
+		if (!(dtors[i].flags & BPF_DTOR_CLEANUP) != !dtors[i].cleanup) {
+			pr_err("dtor kfunc %u: a BPF_DTOR_CLEANUP destructor needs its void (*)(void *) cleanup function, and only it\n",
 			       dtors[i].kfunc_btf_id);
 			return -EINVAL;
 		}

@@ -469,6 +469,7 @@ static int __init cpumask_kfunc_init(void)
 			.btf_id	      = cpumask_dtor_ids[0],
 			.kfunc_btf_id = cpumask_dtor_ids[1],
 			.flags	      = BPF_DTOR_KPTR | BPF_DTOR_CLEANUP,
+			.cleanup      = bpf_cpumask_release_dtor,
 		},
 	};
 

@@ -385,6 +385,7 @@ static int __init crypto_kfunc_init(void)
 			.btf_id	      = bpf_crypto_dtor_ids[0],
 			.kfunc_btf_id = bpf_crypto_dtor_ids[1],
 			.flags	      = BPF_DTOR_KPTR | BPF_DTOR_CLEANUP,
+			.cleanup      = bpf_crypto_ctx_release_dtor,
 		},
 	};
 

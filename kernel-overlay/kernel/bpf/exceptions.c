@@ -16,7 +16,6 @@
 #include <linux/btf_ids.h>
 #include <linux/bsearch.h>
 #include <linux/filter.h>
-#include <linux/kallsyms.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 
@@ -210,7 +209,7 @@ static void release_percpu_obj(void *obj, void *rec)
 
 static void release_by_dtor(void *obj, void *dtor)
 {
-	((btf_dtor_kfunc_t)dtor)(obj);
+	((btf_cleanup_dtor_t)dtor)(obj);
 }
 
 #ifdef CONFIG_INET
@@ -253,8 +252,51 @@ static bool resolve_socket_release(struct bpf_exc_loc *loc)
 	loc->release = release_socket;
 	return true;
 }
+
+/* The type of the pointer that acquired reference @ref_obj_id: only
+ * bpf_skc_lookup_tcp() returns a sock_common, the other socket lookups
+ * return a socket.
+ */
+static enum bpf_reg_type acquired_sock_type(struct bpf_verifier_env *env,
+					    u32 ref_obj_id)
+{
+	const struct bpf_verifier_state *st = env->cur_state;
+	const struct bpf_func_state *cur = st->frame[st->curframe];
+	const struct bpf_insn *insn;
+	int i;
+
+	for (i = 0; i < cur->acquired_refs; i++) {
+		if (cur->refs[i].id != ref_obj_id)
+			continue;
+		insn = &env->prog->insnsi[cur->refs[i].insn_idx];
+		if (insn->code == (BPF_JMP | BPF_CALL) && !insn->src_reg &&
+		    insn->imm == BPF_FUNC_skc_lookup_tcp)
+			return PTR_TO_SOCK_COMMON;
+		break;
+	}
+	return PTR_TO_SOCKET;
+}
+
+/* Whether @loc holds a cast of a socket, sharing the socket's reference:
+ * what bpf_sk_fullsock(), bpf_tcp_sock() and bpf_skc_to_*() return may be
+ * NULL where the socket is not, or point to another object
+ * (bpf_skc_to_mptcp_sock()). Only the pointer the lookup returned may be
+ * released. (bpf_sk_fullsock() of a socket is the socket itself.)
+ */
+static bool is_socket_cast(struct bpf_verifier_env *env,
+			   const struct bpf_exc_loc *loc, u32 ref_obj_id)
+{
+	return is_socket(loc) &&
+	       base_type(loc->type) != acquired_sock_type(env, ref_obj_id);
+}
 #else
 static bool resolve_socket_release(struct bpf_exc_loc *loc)
+{
+	return false;
+}
+
+static bool is_socket_cast(struct bpf_verifier_env *env,
+			   const struct bpf_exc_loc *loc, u32 ref_obj_id)
 {
 	return false;
 }
@@ -265,19 +307,8 @@ static bool resolve_socket_release(struct bpf_exc_loc *loc)
  */
 static int resolve_dtor(struct bpf_exc_loc *loc)
 {
-	const struct btf_type *t;
-	const char *name;
-	s32 dtor_id;
-	void *dtor;
+	btf_cleanup_dtor_t dtor = btf_find_cleanup_dtor(loc->btf, loc->btf_id);
 
-	dtor_id = btf_find_dtor_kfunc(loc->btf, loc->btf_id, BPF_DTOR_CLEANUP);
-	if (dtor_id < 0)
-		return -ENOENT;
-	t = btf_type_by_id(loc->btf, dtor_id);
-	if (!t)
-		return -ENOENT;
-	name = btf_name_by_offset(loc->btf, t->name_off);
-	dtor = (void *)kallsyms_lookup_name(name);
 	if (!dtor)
 		return -ENOENT;
 	loc->release = release_by_dtor;
@@ -376,25 +407,43 @@ static const char *loc_type_str(struct bpf_verifier_env *env,
 	return "?";
 }
 
-/* The state of one throw: which references were found, in which order */
+/* A cast of a socket, where it was first seen */
+struct exc_cast {
+	u32 ref_obj_id;
+	int frameno;
+	struct bpf_exc_loc loc;
+};
+
+/* The state of one throw: which references were found, in which order,
+ * and which were seen as casts
+ */
 struct exc_throw {
 	struct bpf_verifier_env *env;
 	int frameno;
 	u32 *ids;
 	u32 nr_ids;
 	u32 max_ids;
+	struct exc_cast *casts;
+	u32 nr_casts;
 };
+
+static bool claimed(const struct exc_throw *t, u32 ref_obj_id)
+{
+	u32 i;
+
+	for (i = 0; i < t->nr_ids; i++)
+		if (t->ids[i] == ref_obj_id)
+			return true;
+	return false;
+}
 
 /* A reference is released from the first location it is found in; the
  * others hold copies of it. The verifier releases all copies at once too.
  */
 static bool claim_ref(struct exc_throw *t, u32 ref_obj_id)
 {
-	u32 i;
-
-	for (i = 0; i < t->nr_ids; i++)
-		if (t->ids[i] == ref_obj_id)
-			return false;
+	if (claimed(t, ref_obj_id))
+		return false;
 	/* more references in frames than the state holds: leave it alone,
 	 * the reference check will complain
 	 */
@@ -402,6 +451,44 @@ static bool claim_ref(struct exc_throw *t, u32 ref_obj_id)
 		return false;
 	t->ids[t->nr_ids++] = ref_obj_id;
 	return true;
+}
+
+/* Remember the first cast of each reference, to name it if the socket
+ * itself is not held anywhere
+ */
+static void note_cast(struct exc_throw *t, const struct bpf_exc_loc *loc,
+		      u32 ref_obj_id)
+{
+	u32 i;
+
+	for (i = 0; i < t->nr_casts; i++)
+		if (t->casts[i].ref_obj_id == ref_obj_id)
+			return;
+	if (WARN_ON_ONCE(t->nr_casts == t->max_ids))
+		return;
+	t->casts[t->nr_casts++] = (struct exc_cast){
+		.ref_obj_id = ref_obj_id, .frameno = t->frameno, .loc = *loc };
+}
+
+/* A socket held only as a cast cannot be released */
+static int reject_lone_casts(struct exc_throw *t)
+{
+	char where[16], type[64];
+	u32 i;
+
+	for (i = 0; i < t->nr_casts; i++) {
+		struct exc_cast *c = &t->casts[i];
+
+		if (claimed(t, c->ref_obj_id))
+			continue;
+		c->loc.what = BPF_EXC_RES_PTR;
+		verbose(t->env, "bpf_throw at insn %d: frame %d %s holds %s, a cast of a socket that no frame holds; bpf_throw releases the socket the lookup returned, keep it until the throw\n",
+			t->env->insn_idx, c->frameno,
+			loc_where(&c->loc, where, sizeof(where)),
+			loc_type_str(t->env, &c->loc, type, sizeof(type)));
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int resolve_or_reject(struct exc_throw *t, struct bpf_exc_loc *loc)
@@ -443,8 +530,16 @@ static int loc_from_reg(struct exc_throw *t, struct bpf_exc_loc *loc,
 	 * offset are not what the release function takes.
 	 */
 	if ((base_type(reg->type) == PTR_TO_MEM && !(reg->type & MEM_RINGBUF)) ||
-	    reg->off || !tnum_equals_const(reg->var_off, 0) ||
-	    !claim_ref(t, reg->ref_obj_id)) {
+	    reg->off || !tnum_equals_const(reg->var_off, 0)) {
+		loc->what = BPF_EXC_COPY;
+		return 0;
+	}
+	if (is_socket_cast(t->env, loc, reg->ref_obj_id)) {
+		loc->what = BPF_EXC_COPY;
+		note_cast(t, loc, reg->ref_obj_id);
+		return 0;
+	}
+	if (!claim_ref(t, reg->ref_obj_id)) {
 		loc->what = BPF_EXC_COPY;
 		return 0;
 	}
@@ -789,22 +884,26 @@ int bpf_exc_record_throw(struct bpf_verifier_env *env, u32 *ids, u32 max_ids,
 	struct bpf_verifier_state *st = env->cur_state;
 	struct exc_throw t = { .env = env, .ids = ids, .max_ids = max_ids };
 	struct bpf_exc_tab *tab = get_tab(env);
-	int fr, err;
+	int fr, err = 0;
 
 	if (!tab)
 		return -ENOMEM;
-	for (fr = st->curframe; fr >= 0; fr--) {
+	t.casts = kvcalloc(max(max_ids, 1), sizeof(*t.casts), BPF_EXC_GFP);
+	if (!t.casts)
+		return -ENOMEM;
+	for (fr = st->curframe; fr >= 0 && !err; fr--) {
 		u32 pc = fr == st->curframe ? env->insn_idx : st->frame[fr + 1]->callsite;
 		u32 cnt;
 
 		t.frameno = fr;
 		err = describe_frame(&t, st->frame[fr], tab->scratch, &cnt);
-		if (err)
-			return err;
-		err = record_frame(&t, tab, pc, tab->scratch, cnt);
-		if (err)
-			return err;
+		if (!err)
+			err = record_frame(&t, tab, pc, tab->scratch, cnt);
 	}
+	err = err ?: reject_lone_casts(&t);
+	kvfree(t.casts);
+	if (err)
+		return err;
 	*nr_ids = t.nr_ids;
 	if (env->log.level & BPF_LOG_LEVEL2)
 		verbose(env, "frame_desc: %u descriptors, %zu bytes\n",
@@ -812,29 +911,55 @@ int bpf_exc_record_throw(struct bpf_verifier_env *env, u32 *ids, u32 max_ids,
 	return 0;
 }
 
-/* The pc of a descriptor follows its call insn when the verifier patches
- * the program: a patch at @off replaces one insn with @len ones.
+/**
+ * bpf_exc_patched_pos() - where a patch keeps the insn it replaces
+ * @env: the verifier, about to replace the insn at @off with @patch
+ * @off: the insn
+ * @patch: the insns replacing it
+ * @len: their number
+ *
+ * A descriptor at @off must follow its insn, the call of a frame, into the
+ * patch: a tc prologue patched in at insn 0 ends with the original insn, a
+ * hidden subprog appended at the end starts with it. The patch must hold a
+ * copy of it; a pass that rewrote a call a descriptor refers to cannot be
+ * followed, and the program is refused.
+ *
+ * Return: the index in @patch of the insn at @off (0 if no descriptor is
+ * at @off), or -EFAULT.
  */
-void bpf_exc_patch_insns(const struct bpf_prog *prog, u32 off, u32 len)
+int bpf_exc_patched_pos(struct bpf_verifier_env *env, u32 off,
+			const struct bpf_insn *patch, u32 len)
+{
+	struct bpf_exc_tab *tab = env->prog->aux->exc_tab;
+	const struct bpf_insn *orig = &env->prog->insnsi[off];
+	int pos;
+	u32 i;
+
+	if (!tab)
+		return 0;
+	pos = desc_pos(tab, off);
+	if (pos == tab->cnt || tab->desc[pos]->pc != off)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!memcmp(&patch[i], orig, sizeof(*orig)))
+			return i;
+	verbose(env, "insn %d: a rewrite after verification replaced this call, which bpf_throw unwinds through: cannot release what its frame holds\n",
+		env->insn_aux_data[off].orig_idx);
+	return -EFAULT;
+}
+
+/* The insn at @off became @len insns, the original one at @off + @pos */
+void bpf_exc_patch_insns(const struct bpf_prog *prog, u32 off, u32 len, u32 pos)
 {
 	struct bpf_exc_tab *tab = prog->aux->exc_tab;
-	const struct bpf_insn *insn = prog->insnsi;
-	u32 i, j;
+	u32 i;
 
 	if (!tab || len == 1)
 		return;
 	for (i = desc_pos(tab, off); i < tab->cnt; i++) {
 		struct bpf_exc_frame_desc *desc = tab->desc[i];
 
-		if (desc->pc > off) {
-			desc->pc += len - 1;
-			continue;
-		}
-		/* the call itself was patched: find it among the new insns */
-		for (j = off; j < off + len - 1; j++)
-			if (insn[j].code == (BPF_JMP | BPF_CALL))
-				break;
-		desc->pc = j;
+		desc->pc += desc->pc > off ? len - 1 : pos;
 	}
 }
 
@@ -902,8 +1027,11 @@ int bpf_exc_prepare_jit(struct bpf_verifier_env *env)
 		aux->exc_tab = NULL;
 		return 0;
 	}
-	/* the descriptors know insn indexes, not those of a blinded copy */
-	if (bpf_jit_blinding_enabled(env->prog)) {
+	/* The descriptors know insn indexes, not those of a blinded copy.
+	 * Ask what the JIT will do: blinding_requested was decided when the
+	 * prog was allocated, before a BPF token could lift it.
+	 */
+	if (env->prog->blinding_requested) {
 		verbose(env, "resources held at bpf_throw cannot be released with constant blinding (net.core.bpf_jit_harden)\n");
 		return -EOPNOTSUPP;
 	}
@@ -945,19 +1073,21 @@ void bpf_exc_attach_descs(struct bpf_verifier_env *env, struct bpf_prog *func,
  * bpf_prog_fill_jited_exc_descs() - map descriptor pcs into the image
  * @prog: a (sub)prog, jited for the last time
  * @insn_to_jit_off: offset in the image of the end of each insn
+ * @entry_off: offset in the image of prog->bpf_func, past a CFI preamble
  *
  * A frame's pc at run time is the return address of its call, the end of
- * the call insn.
+ * the call insn. Descriptors keep it relative to prog->bpf_func, which is
+ * what bpf_exc_unwind_frame() subtracts from it.
  */
 void bpf_prog_fill_jited_exc_descs(struct bpf_prog *prog,
-				   const u32 *insn_to_jit_off)
+				   const u32 *insn_to_jit_off, u32 entry_off)
 {
 	u32 i;
 
 	for (i = 0; i < prog->aux->exc_desc_cnt; i++) {
 		struct bpf_exc_frame_desc *desc = prog->aux->exc_descs[i];
 
-		desc->pc = insn_to_jit_off[desc->pc];
+		desc->pc = insn_to_jit_off[desc->pc] - entry_off;
 	}
 }
 

@@ -3044,6 +3044,12 @@ __bpf_kfunc void bpf_iter_bits_destroy(struct bpf_iter_bits *it)
 	bpf_mem_free(&bpf_global_ma, kit->bits);
 }
 
+/* bpf_throw's cleanup destructor, see btf_find_cleanup_dtor() */
+static void bpf_iter_bits_cleanup(void *it)
+{
+	bpf_iter_bits_destroy(it);
+}
+
 /**
  * bpf_copy_from_user_str() - Copy a string from an unsafe user address
  * @dst:             Destination address, in kernel space.  This buffer must be
@@ -3199,21 +3205,22 @@ static int __init kfunc_init(void)
  * iterators live on the BPF stack only, so their destroy kfuncs serve
  * bpf_throw alone.
  */
-#define GENERIC_DTOR(i, f) {						\
+#define GENERIC_DTOR(i, f, c) {					\
 		.btf_id       = generic_dtor_ids[2 * (i)],		\
 		.kfunc_btf_id = generic_dtor_ids[2 * (i) + 1],		\
 		.flags        = (f),					\
+		.cleanup      = (c),					\
 	}
 	const struct btf_id_dtor_kfunc generic_dtors[] = {
-		GENERIC_DTOR(0, BPF_DTOR_KPTR | BPF_DTOR_CLEANUP),
-		GENERIC_DTOR(1, BPF_DTOR_CLEANUP),
-		GENERIC_DTOR(2, BPF_DTOR_CLEANUP),
-		GENERIC_DTOR(3, BPF_DTOR_CLEANUP),
-		GENERIC_DTOR(4, BPF_DTOR_CLEANUP),
+		GENERIC_DTOR(0, BPF_DTOR_KPTR | BPF_DTOR_CLEANUP, bpf_task_release_dtor),
+		GENERIC_DTOR(1, BPF_DTOR_CLEANUP, bpf_iter_num_cleanup),
+		GENERIC_DTOR(2, BPF_DTOR_CLEANUP, bpf_iter_bits_cleanup),
+		GENERIC_DTOR(3, BPF_DTOR_CLEANUP, bpf_iter_task_vma_cleanup),
+		GENERIC_DTOR(4, BPF_DTOR_CLEANUP, bpf_iter_task_cleanup),
 #ifdef CONFIG_CGROUPS
-		GENERIC_DTOR(5, BPF_DTOR_KPTR | BPF_DTOR_CLEANUP),
-		GENERIC_DTOR(6, BPF_DTOR_CLEANUP),
-		GENERIC_DTOR(7, BPF_DTOR_CLEANUP),
+		GENERIC_DTOR(5, BPF_DTOR_KPTR | BPF_DTOR_CLEANUP, bpf_cgroup_release_dtor),
+		GENERIC_DTOR(6, BPF_DTOR_CLEANUP, bpf_iter_css_task_cleanup),
+		GENERIC_DTOR(7, BPF_DTOR_CLEANUP, bpf_iter_css_cleanup),
 #endif
 	};
 #undef GENERIC_DTOR

@@ -10279,9 +10279,12 @@ static bool exception_exit_holds_locks(struct bpf_verifier_env *env)
 
 /* At a throw, the unwinder reads every callee-saved register and stack slot
  * of every frame, through the frame descriptors. Mark them read, so that a
- * state is not pruned in favour of one that differs there; and mark the
- * NULLs precise, since a NULL merges with a resource where other scalars
- * do not.
+ * state is not pruned in favour of one that differs there; mark the NULLs
+ * precise, since a NULL merges with a resource where other scalars do not;
+ * zero-extend the registers a 32-bit insn defined, since the release
+ * function takes all 64 bits (BPF_F_TEST_RND_HI32 would randomize them);
+ * and tell the fastcall rewrite that the stack is read, so that it keeps
+ * the spills the descriptors may name.
  */
 static int mark_throw_state_used(struct bpf_verifier_env *env)
 {
@@ -10293,10 +10296,13 @@ static int mark_throw_state_used(struct bpf_verifier_env *env)
 	bt_reset(bt);
 	for (fr = 0; fr <= st->curframe; fr++) {
 		struct bpf_func_state *frame = st->frame[fr];
+		int pc = fr == st->curframe ? env->insn_idx : st->frame[fr + 1]->callsite;
 
 		for (i = BPF_REG_6; i <= BPF_REG_9; i++) {
 			struct bpf_reg_state *reg = &frame->regs[i];
 
+			if (reg->type != NOT_INIT)
+				mark_insn_zext(env, reg);
 			err = mark_reg_read(env, reg, reg->parent, REG_LIVE_READ64);
 			if (err)
 				return err;
@@ -10305,6 +10311,7 @@ static int mark_throw_state_used(struct bpf_verifier_env *env)
 				precise = true;
 			}
 		}
+		check_fastcall_stack_contract(env, frame, pc, -frame->allocated_stack);
 		for (i = 0; i < frame->allocated_stack / BPF_REG_SIZE; i++) {
 			struct bpf_reg_state *reg = &frame->stack[i].spilled_ptr;
 
@@ -16588,7 +16595,11 @@ static int check_return_code(struct bpf_verifier_env *env, int regno, const char
 	enum bpf_prog_type prog_type = resolve_prog_type(env->prog);
 	int err;
 	struct bpf_func_state *frame = env->cur_state->frame[0];
-	const bool is_subprog = frame->subprogno;
+	/* The cookie of bpf_throw, in R1, is what the default exception
+	 * callback returns from the program, from whichever frame it throws:
+	 * check it as a program's return value, in a global subprog too.
+	 */
+	const bool is_subprog = frame->subprogno && regno == BPF_REG_0;
 	bool return_32bit = false;
 
 	/* LSM and struct_ops func-ptr's return type could be "void" */
@@ -20143,7 +20154,11 @@ static struct bpf_prog *bpf_patch_insn_data(struct bpf_verifier_env *env, u32 of
 {
 	struct bpf_prog *new_prog;
 	struct bpf_insn_aux_data *new_data = NULL;
+	int exc_pos;
 
+	exc_pos = bpf_exc_patched_pos(env, off, patch, len);
+	if (exc_pos < 0)
+		return NULL;
 	if (len > 1) {
 		new_data = vzalloc(array_size(env->prog->len + len - 1,
 					      sizeof(struct bpf_insn_aux_data)));
@@ -20163,7 +20178,7 @@ static struct bpf_prog *bpf_patch_insn_data(struct bpf_verifier_env *env, u32 of
 	adjust_insn_aux_data(env, new_data, new_prog, off, len);
 	adjust_subprog_starts(env, off, len);
 	adjust_poke_descs(new_prog, off, len);
-	bpf_exc_patch_insns(new_prog, off, len);
+	bpf_exc_patch_insns(new_prog, off, len, exc_pos);
 	return new_prog;
 }
 

@@ -7514,6 +7514,18 @@ static const struct btf_kfunc_id_set scx_kfunc_set_any = {
 	.set			= &scx_kfunc_ids_any,
 };
 
+/* bpf_throw's cleanup destructor, see btf_find_cleanup_dtor() */
+static void scx_dsq_iter_cleanup(void *it)
+{
+	bpf_iter_scx_dsq_destroy(it);
+}
+
+/* bpf_throw's cleanup destructor, see btf_find_cleanup_dtor() */
+static void scx_cpumask_cleanup(void *cpumask)
+{
+	scx_bpf_put_cpumask(cpumask);
+}
+
 /* Pairs of (type, destructor) that bpf_throw calls, see scx_init() */
 BTF_ID_LIST(scx_dtor_ids)
 BTF_ID(struct, bpf_iter_scx_dsq)
@@ -7534,11 +7546,13 @@ static int __init scx_init(void)
 			.btf_id       = scx_dtor_ids[0],
 			.kfunc_btf_id = scx_dtor_ids[1],
 			.flags        = BPF_DTOR_CLEANUP,
+			.cleanup      = scx_dsq_iter_cleanup,
 		},
 		{
 			.btf_id       = scx_dtor_ids[2],
 			.kfunc_btf_id = scx_dtor_ids[3],
 			.flags        = BPF_DTOR_CLEANUP,
+			.cleanup      = scx_cpumask_cleanup,
 		},
 	};
 	int ret;

@@ -1410,6 +1410,12 @@ static const struct btf_kfunc_id_set bpf_key_sig_kfunc_set = {
 	.set = &key_sig_kfunc_set,
 };
 
+/* bpf_throw's cleanup destructor, see btf_find_cleanup_dtor() */
+static void bpf_key_put_cleanup(void *bkey)
+{
+	bpf_key_put(bkey);
+}
+
 BTF_ID_LIST(bpf_key_dtor_ids)
 BTF_ID(struct, bpf_key)
 BTF_ID(func, bpf_key_put)
@@ -1422,6 +1428,7 @@ static int __init bpf_key_sig_kfuncs_init(void)
 			.btf_id       = bpf_key_dtor_ids[0],
 			.kfunc_btf_id = bpf_key_dtor_ids[1],
 			.flags        = BPF_DTOR_CLEANUP,
+			.cleanup      = bpf_key_put_cleanup,
 		},
 	};
 	int ret;

@@ -553,6 +553,18 @@ static const struct btf_kfunc_id_set nf_conntrack_kfunc_set = {
 	.set   = &nf_ct_kfunc_set,
 };
 
+/* bpf_throw's cleanup destructor, see btf_find_cleanup_dtor() */
+static void bpf_ct_release_cleanup(void *nfct)
+{
+	bpf_ct_release(nfct);
+}
+
+/* bpf_throw's cleanup destructor, see btf_find_cleanup_dtor() */
+static void bpf_ct_free_init_cleanup(void *nfct_i)
+{
+	bpf_ct_free_init(nfct_i);
+}
+
 BTF_ID_LIST(nf_conn_dtor_ids)
 BTF_ID(struct, nf_conn)
 BTF_ID(func, bpf_ct_release)
@@ -567,11 +579,13 @@ int register_nf_conntrack_bpf(void)
 			.btf_id       = nf_conn_dtor_ids[0],
 			.kfunc_btf_id = nf_conn_dtor_ids[1],
 			.flags        = BPF_DTOR_CLEANUP,
+			.cleanup      = bpf_ct_release_cleanup,
 		},
 		{
 			.btf_id       = nf_conn_dtor_ids[2],
 			.kfunc_btf_id = nf_conn_dtor_ids[3],
 			.flags        = BPF_DTOR_CLEANUP,
+			.cleanup      = bpf_ct_free_init_cleanup,
 		},
 	};
 	int ret;

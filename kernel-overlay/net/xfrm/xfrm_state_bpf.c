@@ -127,6 +127,12 @@ static const struct btf_kfunc_id_set xfrm_state_xdp_kfunc_set = {
 	.set   = &xfrm_state_kfunc_set,
 };
 
+/* bpf_throw's cleanup destructor, see btf_find_cleanup_dtor() */
+static void bpf_xfrm_state_cleanup(void *x)
+{
+	bpf_xdp_xfrm_state_release(x);
+}
+
 BTF_ID_LIST(xfrm_state_dtor_ids)
 BTF_ID(struct, xfrm_state)
 BTF_ID(func, bpf_xdp_xfrm_state_release)
@@ -139,6 +145,7 @@ int __init register_xfrm_state_bpf(void)
 			.btf_id       = xfrm_state_dtor_ids[0],
 			.kfunc_btf_id = xfrm_state_dtor_ids[1],
 			.flags        = BPF_DTOR_CLEANUP,
+			.cleanup      = bpf_xfrm_state_cleanup,
 		},
 	};
 	int ret;

@@ -3569,7 +3569,7 @@ out_image:
 	if (!image || !prog->is_func || extra_pass) {
 		if (image) {
 			bpf_prog_fill_jited_linfo(prog, addrs + 1);
-			bpf_prog_fill_jited_exc_descs(prog, addrs + 1);
+			bpf_prog_fill_jited_exc_descs(prog, addrs + 1, cfi_get_offset());
 		}
 out_addrs:
 		kvfree(addrs);

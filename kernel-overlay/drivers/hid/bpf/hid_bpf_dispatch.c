@@ -615,6 +615,12 @@ static const struct btf_kfunc_id_set hid_bpf_syscall_kfunc_set = {
 	.set   = &hid_bpf_syscall_kfunc_ids,
 };
 
+/* bpf_throw's cleanup destructor, see btf_find_cleanup_dtor() */
+static void hid_bpf_ctx_cleanup(void *ctx)
+{
+	hid_bpf_release_context(ctx);
+}
+
 BTF_ID_LIST(hid_bpf_dtor_ids)
 BTF_ID(struct, hid_bpf_ctx)
 BTF_ID(func, hid_bpf_release_context)
@@ -680,6 +686,7 @@ static int __init hid_bpf_init(void)
 			.btf_id       = hid_bpf_dtor_ids[0],
 			.kfunc_btf_id = hid_bpf_dtor_ids[1],
 			.flags        = BPF_DTOR_CLEANUP,
+			.cleanup      = hid_bpf_ctx_cleanup,
 		},
 	};
 	int err;
