@@ -461,7 +461,7 @@ static void test_socket(void)
 {
 	static const char * const progs[] = {
 		"sk_refcnt", "sk_lookup_throw", "skc_lookup_throw", "sockmap_lookup_throw",
-		"sk_cast_throw", "obs_sk_destruct", NULL
+		"sk_cast_throw", "sk_cast_first_throw", "obs_sk_destruct", NULL
 	};
 	struct exceptions_cleanup_kinds *skel = open_with(progs);
 	int srv = -1, cli = -1, acc = -1, old, i, zero = 0;
@@ -495,6 +495,8 @@ static void test_socket(void)
 		     "socket refcount after skc_lookup_throw");
 	counter_back(skel, skel->progs.sk_refcnt, skel->progs.sk_cast_throw,
 		     "socket refcount after sk_cast_throw");
+	counter_back(skel, skel->progs.sk_refcnt, skel->progs.sk_cast_first_throw,
+		     "socket refcount after sk_cast_first_throw");
 	/* the sockmap holds a reference of its own, probed with it in place */
 	if (ASSERT_OK(bpf_map_update_elem(bpf_map__fd(skel->maps.socks), &zero, &acc,
 					  BPF_ANY), "sockmap insert")) {
@@ -811,14 +813,14 @@ static void test_rcu_iters(void)
 	bpf_link__destroy(skel->links.css_iter_throw);
 	skel->links.css_iter_throw = NULL;
 	if (run_throw(skel, skel->progs.task_iter_throw))
-		ASSERT_EQ(skel->bss->task_iter_destroy_cnt, 1, "bpf_iter_task_destroy calls");
+		ASSERT_EQ(skel->bss->task_iter_destroy_cnt, 1, "bpf_iter_task_cleanup calls");
 	bpf_link__destroy(skel->links.task_iter_throw);
 	skel->links.task_iter_throw = NULL;
 	skel->links.css_iter_throw = bpf_program__attach(skel->progs.css_iter_throw);
 	if (!ASSERT_OK_PTR(skel->links.css_iter_throw, "attach css_iter_throw"))
 		goto out;
 	if (run_throw(skel, skel->progs.css_iter_throw))
-		ASSERT_EQ(skel->bss->css_iter_destroy_cnt, 1, "bpf_iter_css_destroy calls");
+		ASSERT_EQ(skel->bss->css_iter_destroy_cnt, 1, "bpf_iter_css_cleanup calls");
 	ASSERT_OK(skel->bss->err, "css iterator");
 out:
 	skel->bss->observe = false;
@@ -843,7 +845,7 @@ static void test_scx(void)
 	probe(skel, skel->progs.dsq_create);
 	skel->bss->observe = true;
 	if (run_throw(skel, skel->progs.scx_cpumask_throw))
-		ASSERT_EQ(skel->bss->put_cpumask_cnt, 1, "scx_bpf_put_cpumask calls");
+		ASSERT_EQ(skel->bss->put_cpumask_cnt, 1, "scx_cpumask_cleanup calls");
 	if (run_throw(skel, skel->progs.dsq_iter_throw))
 		ASSERT_EQ(skel->bss->dsq_destroy_cnt, 1, "bpf_iter_scx_dsq_destroy calls");
 	skel->bss->observe = false;

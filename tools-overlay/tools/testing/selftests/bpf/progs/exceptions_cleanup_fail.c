@@ -674,4 +674,92 @@ int reject_rfc_null_or_ptr_do_ptr(struct __sk_buff *ctx)
 	return 0;
 }
 
+/* ---- The cookie of a throw in a global subprog ---- */
+
+/* With the default exception callback, the cookie is the program's return
+ * value, whichever frame throws. A global subprog is verified on its own,
+ * and its bpf_throw escaped the check of the program's return range.
+ */
+__noinline int throw_one(int x)
+{
+	if (x)
+		bpf_throw(1);
+	return 0;
+}
+
+__noinline int throw_eperm(int x)
+{
+	if (x)
+		bpf_throw(-1);
+	return 0;
+}
+
+/* file_open returns 0 or -errno: 1 is not an errno (pristine 6.12 took it) */
+SEC("?lsm/file_open")
+__failure __msg("At program exit the register R1 has smin=1 smax=1 should have been in [-4095, 0]")
+int BPF_PROG(reject_lsm_cookie_in_global_subprog, struct file *file)
+{
+	throw_one(bpf_get_prandom_u32());
+	return 0;
+}
+
+SEC("?lsm/file_open")
+__success
+int BPF_PROG(lsm_errno_cookie_in_global_subprog, struct file *file)
+{
+	throw_eperm(bpf_get_prandom_u32());
+	return 0;
+}
+
+/* A netfilter verdict of 0xffff0000 is neither NF_DROP nor NF_ACCEPT */
+__noinline int throw_bad_verdict(int x)
+{
+	if (x)
+		bpf_throw(0xffff0000);
+	return 0;
+}
+
+SEC("?netfilter")
+__failure __msg("At program exit the register R1 has smin=4294901760 smax=4294901760 should have been in [0, 1]")
+int reject_netfilter_cookie_in_global_subprog(struct bpf_nf_ctx *ctx)
+{
+	throw_bad_verdict(bpf_get_prandom_u32());
+	return 1;
+}
+
+/* ---- Socket casts ---- */
+
+/* Only the cast bpf_tcp_sock() returned is held, in R6: it shares the
+ * socket's reference, but may be NULL where the socket is not (a UDP
+ * socket). bpf_throw releases the socket itself, which nothing holds.
+ */
+SEC("?tc")
+__failure __msg("frame 0 R6 holds tcp_sock, a cast of a socket that no frame holds")
+__naked int reject_only_socket_cast(void)
+{
+	asm volatile (
+	"r2 = 0;"
+	"*(u64 *)(r10 - 16) = r2;"
+	"*(u64 *)(r10 - 8) = r2;"
+	"r2 = r10;"
+	"r2 += -16;"
+	"r3 = 12;"
+	"r4 = -1;"
+	"r5 = 0;"
+	"call %[bpf_sk_lookup_tcp];"
+	"if r0 == 0 goto l0_%=;"
+	"r1 = r0;"
+	"call %[bpf_tcp_sock];"
+	"r6 = r0;"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: __imm(bpf_sk_lookup_tcp), __imm(bpf_tcp_sock), __imm(bpf_throw),
+	  __imm_const(val, VAL)
+	: __clobber_all);
+}
+
 char _license[] SEC("license") = "GPL";

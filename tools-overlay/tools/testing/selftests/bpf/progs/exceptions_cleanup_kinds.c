@@ -107,10 +107,10 @@ u64 sk_addr;		/* the accepted socket, as sk_refcnt found it */
 int err;		/* an error a probe or setup ran into */
 int lsm_mode;		/* what file_open does for 'pid': 1 probe, 2 throw */
 bool observe;		/* count the calls the observers see, from 'pid' */
-int put_cpumask_cnt;	/* scx_bpf_put_cpumask() calls */
+int put_cpumask_cnt;	/* scx_cpumask_cleanup() calls */
 int dsq_destroy_cnt;	/* bpf_iter_scx_dsq_destroy() calls */
-int task_iter_destroy_cnt;	/* bpf_iter_task_destroy() calls */
-int css_iter_destroy_cnt;	/* bpf_iter_css_destroy() calls */
+int task_iter_destroy_cnt;	/* bpf_iter_task_cleanup() calls */
+int css_iter_destroy_cnt;	/* bpf_iter_css_cleanup() calls */
 
 /* ---- bpf_throw from each kind of program, holding a ring buffer record ---- */
 
@@ -576,7 +576,9 @@ int sockmap_lookup_throw(struct __sk_buff *ctx)
 	return 0;
 }
 
-/* The held reference is a cast of the socket, as bpf_sk_release() takes */
+/* A cast of the socket is held beside the socket: bpf_throw releases the
+ * socket the lookup returned, not the cast sharing its reference.
+ */
 SEC("?tc")
 int sk_cast_throw(struct __sk_buff *ctx)
 {
@@ -593,9 +595,47 @@ int sk_cast_throw(struct __sk_buff *ctx)
 	entered++;
 	bpf_throw(VAL);
 	after_throw++;
-	/* only tp is used after the throw: it is what the frame holds */
-	bpf_sk_release((struct bpf_sock *)tp);
+	/* both are used after the throw: the frame holds both */
+	count = tp->snd_cwnd;
+	bpf_sk_release(sk);
 	return 0;
+}
+
+/* The cast comes first, in R6, the socket in R7: the cast, what
+ * bpf_skc_to_tcp_request_sock() returns for an established socket, is
+ * NULL. Were the first location holding the reference released, the
+ * socket would leak.
+ */
+SEC("?tc")
+__naked int sk_cast_first_throw(void)
+{
+	asm volatile (
+	"r2 = %[tuple] ll;"
+	"r3 = %[tuple_sz];"
+	"r4 = -1;"		/* BPF_F_CURRENT_NETNS */
+	"r5 = 0;"
+	"call %[bpf_sk_lookup_tcp];"
+	"if r0 != 0 goto l0_%=;"
+	"r1 = %[take_failed];"
+	"call %[bpf_throw];"
+"l0_%=:"
+	"r7 = r0;"
+	"r1 = r0;"
+	"call %[bpf_skc_to_tcp_request_sock];"
+	"r6 = r0;"
+	"r1 = %[entered] ll;"
+	"r2 = 1;"
+	"lock *(u32 *)(r1 + 0) += r2;"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: __imm(bpf_sk_lookup_tcp), __imm(bpf_skc_to_tcp_request_sock),
+	  __imm(bpf_throw), __imm_addr(tuple), __imm_addr(entered),
+	  __imm_const(tuple_sz, sizeof(tuple.ipv4)),
+	  __imm_const(take_failed, TAKE_FAILED), __imm_const(val, VAL)
+	: __clobber_all);
 }
 
 /* The destructor of inet sockets: runs once, when the socket is freed */
@@ -928,7 +968,11 @@ int BPF_PROG(css_iter_throw, int a)
 	return 0;
 }
 
-SEC("?fentry/bpf_iter_task_destroy")
+/* The observers of the empty destructors trace the cleanup wrappers that
+ * bpf_throw calls (see btf_find_cleanup_dtor()): the compiler drops the
+ * wrapper's call to an empty kfunc, so tracing the kfunc sees nothing.
+ */
+SEC("?fentry/bpf_iter_task_cleanup")
 int BPF_PROG(obs_task_iter_destroy)
 {
 	if (observe && from_pid())
@@ -936,7 +980,7 @@ int BPF_PROG(obs_task_iter_destroy)
 	return 0;
 }
 
-SEC("?fentry/bpf_iter_css_destroy")
+SEC("?fentry/bpf_iter_css_cleanup")
 int BPF_PROG(obs_css_iter_destroy)
 {
 	if (observe && from_pid())
@@ -944,7 +988,7 @@ int BPF_PROG(obs_css_iter_destroy)
 	return 0;
 }
 
-SEC("?fentry/scx_bpf_put_cpumask")
+SEC("?fentry/scx_cpumask_cleanup")
 int BPF_PROG(obs_put_cpumask)
 {
 	if (observe && from_pid())

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Throws through the passes that rewrite a program after verification
+ * (progs/exceptions_cleanup_safety.c): each case holds a ring buffer
+ * record when it throws, which must come back, discarded. A record that
+ * was not released stays busy in the ring, and the consumer stops at it.
+ */
+#include <test_progs.h>
+#include <network_helpers.h>
+
+#include "exceptions_cleanup_safety.skel.h"
+
+#define VAL 0xeB9F
+
+static int count_sample(void *ctx, void *data, size_t size)
+{
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static struct exceptions_cleanup_safety *open_prog(const char *name, __u32 flags)
+{
+	struct exceptions_cleanup_safety *skel;
+	struct bpf_program *prog;
+
+	skel = exceptions_cleanup_safety__open();
+	if (!ASSERT_OK_PTR(skel, "open"))
+		return NULL;
+	prog = bpf_object__find_program_by_name(skel->obj, name);
+	if (!ASSERT_OK_PTR(prog, name))
+		goto err;
+	bpf_program__set_autoload(prog, true);
+	bpf_program__set_flags(prog, bpf_program__flags(prog) | flags);
+	if (!ASSERT_OK(exceptions_cleanup_safety__load(skel), "load"))
+		goto err;
+	return skel;
+err:
+	exceptions_cleanup_safety__destroy(skel);
+	return NULL;
+}
+
+/* Run @name once on a packet with skb->mark @mark; it must throw VAL, and
+ * the ring buffer must end with @reserved more bytes produced and nothing
+ * left busy or submitted.
+ */
+static void run_case(const char *name, __u32 flags, __u32 mark, bool reserved)
+{
+	struct exceptions_cleanup_safety *skel = open_prog(name, flags);
+	struct __sk_buff skb = { .mark = mark };
+	struct ring_buffer *ringbuf = NULL;
+	struct bpf_program *prog;
+	struct ring *ring;
+	int samples = 0;
+
+	LIBBPF_OPTS(bpf_test_run_opts, topts,
+		    .data_in = &pkt_v4,
+		    .data_size_in = sizeof(pkt_v4),
+		    .ctx_in = &skb,
+		    .ctx_size_in = sizeof(skb),
+	);
+
+	if (!skel)
+		return;
+	ringbuf = ring_buffer__new(bpf_map__fd(skel->maps.rb), count_sample, &samples, NULL);
+	if (!ASSERT_OK_PTR(ringbuf, "ring_buffer__new"))
+		goto out;
+	ring = ring_buffer__ring(ringbuf, 0);
+	if (!ASSERT_OK_PTR(ring, "ring"))
+		goto out;
+	prog = bpf_object__find_program_by_name(skel->obj, name);
+	if (!ASSERT_OK(bpf_prog_test_run_opts(bpf_program__fd(prog), &topts), "run"))
+		goto out;
+	ASSERT_EQ(topts.retval, VAL, "retval is the thrown cookie");
+	ASSERT_GE(ring_buffer__consume(ringbuf), 0, "consume");
+	ASSERT_EQ(samples, 0, "records submitted");
+	if (reserved)
+		ASSERT_GT(ring__producer_pos(ring), 0, "a record was reserved");
+	else
+		ASSERT_EQ(ring__producer_pos(ring), 0, "no record reserved");
+	ASSERT_EQ(ring__avail_data_size(ring), 0, "record released (none busy)");
+out:
+	ring_buffer__free(ringbuf);
+	exceptions_cleanup_safety__destroy(skel);
+}
+
+void test_exceptions_cleanup_safety(void)
+{
+	if (test__start_subtest("fastcall_slot"))
+		run_case("fastcall_slot", 0, 0, true);
+	/* mark 0: R6 is NULL, written by a 32-bit insn */
+	if (test__start_subtest("rnd_hi32_null"))
+		run_case("rnd_hi32_null", BPF_F_TEST_RND_HI32, 0, false);
+	if (test__start_subtest("rnd_hi32_record"))
+		run_case("rnd_hi32_null", BPF_F_TEST_RND_HI32, 1, true);
+	if (test__start_subtest("prologue_insn0"))
+		run_case("prologue_insn0", 0, 0, true);
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Throws that passes after do_check() could turn into a release of memory
+ * the program chose: the bpf_fastcall spill/fill removal, the random upper
+ * halves of BPF_F_TEST_RND_HI32, the tc prologue patched in at insn 0.
+ * Each case holds a ring buffer record when it throws; user space checks
+ * that the record came back, and the kernel must not crash or WARN.
+ * Written in inline assembly, so that the slots and registers are these.
+ */
+#include <vmlinux.h>
+#include <bpf/bpf_helpers.h>
+
+#include "bpf_misc.h"
+#include "bpf_experimental.h"
+#include "exceptions_cleanup.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} rb SEC(".maps");
+
+/* BTF FUNC records are not generated for kfuncs referenced only from
+ * inline assembly, and libbpf needs one to link bpf_throw.
+ */
+void __kfunc_btf_root(void)
+{
+	bpf_throw(0);
+}
+
+#define RB_IMMS								\
+	__imm(bpf_ringbuf_reserve), __imm(bpf_throw), __imm_addr(rb),	\
+	__imm_const(val, VAL)
+
+/* The record is spilled to fp-8 around bpf_get_smp_processor_id(), a
+ * bpf_fastcall helper the verifier inlines: without the throw, the pair
+ * is removed and the stack shrinks to nothing. The throw names fp-8, so
+ * the pair must stay. Had it gone, fp-8 would be the caller's R6 that the
+ * prologue saved there, 0x4141414141414141, handed to the discard.
+ */
+__used __naked __noinline static void fastcall_slot_sub(void)
+{
+	asm volatile (
+	"r6 = 0;"
+	RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"r1 = r0;"
+	"*(u64 *)(r10 - 8) = r1;"
+	"call %[bpf_get_smp_processor_id];"
+	"r1 = *(u64 *)(r10 - 8);"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm(bpf_get_smp_processor_id)
+	: __clobber_all);
+}
+
+SEC("?tc")
+__naked int fastcall_slot(void)
+{
+	asm volatile (
+	"r6 = 0x4141414141414141 ll;"
+	"call fastcall_slot_sub;"
+	"r0 = r6;"
+	"exit;"
+	::: __clobber_all);
+}
+
+/* R6 is the record on one path and NULL, written as w6 = 0, on the other
+ * (mark 0). The release takes all 64 bits of R6: with
+ * BPF_F_TEST_RND_HI32 the upper half of a 32-bit definition is random
+ * unless the throw asks for it to be zero-extended.
+ */
+SEC("?tc")
+__naked int rnd_hi32_null(void)
+{
+	asm volatile (
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 != 0 goto l0_%=;"
+	"w6 = 0;"
+	"goto l1_%=;"
+"l0_%=:"
+	RB_RESERVE_8
+	"r6 = r0;"
+"l1_%=:"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm_const(mark, offsetof(struct __sk_buff, mark))
+	: __clobber_all);
+}
+
+/* A direct packet write makes the verifier patch the tc unclone prologue,
+ * with a call of bpf_skb_pull_data(), in front of insn 0, which is the call
+ * of the throwing frame: the main frame's descriptor must stay with that
+ * call, not move to the prologue's.
+ */
+__used __naked __noinline static void prologue_insn0_sub(void)
+{
+	asm volatile (
+	"r6 = r1;"
+	"r2 = *(u32 *)(r6 + %[data]);"
+	"r3 = *(u32 *)(r6 + %[data_end]);"
+	"r4 = r2;"
+	"r4 += 1;"
+	"if r4 > r3 goto l0_%=;"
+	"r4 = 0;"
+	"*(u8 *)(r2 + 0) = r4;"
+"l0_%=:"
+	RB_RESERVE_8
+	"r7 = r0;"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm_const(data, offsetof(struct __sk_buff, data)),
+	  __imm_const(data_end, offsetof(struct __sk_buff, data_end))
+	: __clobber_all);
+}
+
+SEC("?tc")
+__naked int prologue_insn0(void)
+{
+	asm volatile (
+	"call prologue_insn0_sub;"
+	"r0 = 0;"
+	"exit;"
+	::: __clobber_all);
+}
+
+char _license[] SEC("license") = "GPL";
