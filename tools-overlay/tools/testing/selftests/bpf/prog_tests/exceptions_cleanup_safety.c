@@ -82,6 +82,65 @@ out:
 	exceptions_cleanup_safety__destroy(skel);
 }
 
+#define JIT_HARDEN "/proc/sys/net/core/bpf_jit_harden"
+
+/* Set bpf_jit_harden to @val; its old value in *@old if @old */
+static int set_jit_harden(char val, char *old)
+{
+	int fd = open(JIT_HARDEN, O_RDWR);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (old && read(fd, old, 1) != 1)
+		err = -EIO;
+	if (!err && pwrite(fd, &val, 1, 0) != 1)
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+/* Load @name alone with its verifier log in @log */
+static int load_logged(const char *name, char *log, size_t sz)
+{
+	struct exceptions_cleanup_safety *skel;
+	struct bpf_program *prog;
+	int err;
+
+	skel = exceptions_cleanup_safety__open();
+	if (!ASSERT_OK_PTR(skel, "open"))
+		return -EINVAL;
+	prog = bpf_object__find_program_by_name(skel->obj, name);
+	bpf_program__set_autoload(prog, true);
+	bpf_program__set_log_buf(prog, log, sz);
+	err = exceptions_cleanup_safety__load(skel);
+	exceptions_cleanup_safety__destroy(skel);
+	return err;
+}
+
+/* Constant blinding rewrites the program after the descriptors were
+ * recorded, with other insn indexes: a program that holds something at a
+ * throw is refused, one that holds nothing loads.
+ */
+static void test_blinding_refused(void)
+{
+	static char log[16384];
+	char old = '0';
+	int err;
+
+	/* 2: blind every program, root's too */
+	if (!ASSERT_OK(set_jit_harden('2', &old), "bpf_jit_harden=2"))
+		return;
+	log[0] = 0;
+	err = load_logged("fastcall_slot", log, sizeof(log));
+	ASSERT_EQ(err, -EOPNOTSUPP, "holding a record: refused");
+	ASSERT_HAS_SUBSTR(log, "resources held at bpf_throw cannot be released with constant blinding",
+			  "the log says why");
+	err = load_logged("throw_holding_nothing", log, sizeof(log));
+	ASSERT_OK(err, "holding nothing: loads");
+	ASSERT_OK(set_jit_harden(old, NULL), "bpf_jit_harden restored");
+}
+
 void test_exceptions_cleanup_safety(void)
 {
 	if (test__start_subtest("fastcall_slot"))
@@ -93,4 +152,8 @@ void test_exceptions_cleanup_safety(void)
 		run_case("rnd_hi32_null", BPF_F_TEST_RND_HI32, 1, true);
 	if (test__start_subtest("prologue_insn0"))
 		run_case("prologue_insn0", 0, 0, true);
+	if (test__start_subtest("may_goto_insn0"))
+		run_case("may_goto_insn0", 0, 0, true);
+	if (test__start_subtest("blinding_refused"))
+		test_blinding_refused();
 }

@@ -132,4 +132,59 @@ __naked int prologue_insn0(void)
 	::: __clobber_all);
 }
 
+/* Throws holding a record when skb->mark is 0, else returns without it */
+__used __naked __noinline static void throw_if_mark0(void)
+{
+	asm volatile (
+	"r6 = *(u32 *)(r1 + %[mark]);"
+	RB_RESERVE_8
+	"if r0 == 0 goto l1_%=;"
+	"r7 = r0;"
+	"if r6 != 0 goto l0_%=;"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+"l0_%=:"
+	"r1 = r7;"
+	"r2 = 0;"
+	"call %[bpf_ringbuf_discard];"
+"l1_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm(bpf_ringbuf_discard),
+	  __imm_const(mark, offsetof(struct __sk_buff, mark))
+	: __clobber_all);
+}
+
+/* A may_goto needs a counter slot, which do_misc_fixups() initializes
+ * with a store patched in front of the subprog's first insn: here the call
+ * of the throwing frame, whose descriptor must stay with the call.
+ */
+SEC("?tc")
+__naked int may_goto_insn0(void)
+{
+	asm volatile (
+	"call throw_if_mark0;"
+	/* may_goto +1 (BPF_JMP | BPF_JCOND), spelled out for any assembler */
+	".byte 0xe5, 0; .short 1; .long 0;"
+	"r0 = 0;"
+	"r0 = 0;"
+	"exit;"
+	::: __clobber_all);
+}
+
+/* Holds nothing when it throws: its descriptors are freed before the JIT */
+SEC("?tc")
+__naked int throw_holding_nothing(void)
+{
+	asm volatile (
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: __imm(bpf_throw), __imm_const(val, VAL)
+	: __clobber_all);
+}
+
 char _license[] SEC("license") = "GPL";
