@@ -85,6 +85,7 @@ flavour_kind() { local k=${2:-$(build_kind)}; [ "$1" != hardened ] || k=$k-harde
 # into the guest.
 selftests_dir() { echo "$WORK/selftests/${1:-$(build_kind)}/out"; }
 
-# Default test selection: the exception suites.
+# Default test selection: the exception suites, and the one token subtest
+# that loads a throwing program with a BPF token (constant blinding).
 # shellcheck disable=SC2034 # used by the scripts that source this
-DEFAULT_TESTS=exceptions
+DEFAULT_TESTS=exceptions,token/exceptions_blinding
