@@ -29,9 +29,7 @@
 #define FLOOD 100000
 /* 100000 leaked objects are 6 MiB or more; a flat run stays well below */
 #define FLOOD_SLACK_KB 2048
-/* warm-up batches of FLOOD / 5 runs at most: KASAN's quarantine fills in
- * about 5 of them in a 2 GiB guest
- */
+/* warm-up batches of FLOOD / 5 runs at most */
 #define FLOOD_WARMUP_MAX 10
 
 static struct exceptions_cleanup_kinds *open_with(const char * const *progs)
@@ -268,7 +266,7 @@ static void flood(const char *prog_name, const char *field)
 	if (ASSERT_GT(before, 0, field))
 		ASSERT_LT(after - before, FLOOD_SLACK_KB, field);
 	ASSERT_EQ(skel->bss->after_throw, 0, "nothing ran after the throws");
-	printf("%s: %s %ld kB -> %ld kB over %d runs, %d threw holding it (after %d warm-up runs)\n",
+	printf("%s: %s %ld kB -> %ld kB over %d runs, %d threw holding it, %d warm-up runs\n",
 	       prog_name, field, before, after, FLOOD, thrown, warmup);
 	exceptions_cleanup_kinds__destroy(skel);
 }
