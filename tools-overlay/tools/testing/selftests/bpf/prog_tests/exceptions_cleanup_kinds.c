@@ -4,8 +4,9 @@
  * (progs/exceptions_cleanup_kinds.c), then checks from outside that the
  * object's own counter is where it was before (a task's usage, a socket's
  * refcount, the conntrack count, a key's usage in /proc/keys, ...), that the
- * object is freed once user space drops it (sockets, cgroups), or that
- * memory stays flat over 100000 throws. The prog_types subtest throws from
+ * object is freed once user space drops it (sockets, cgroups), or, over
+ * 100000 throws, that each release got an object the program held and
+ * memory stays flat. The prog_types subtest throws from
  * tc, xdp, fentry, syscall and socket filter programs.
  */
 #define _GNU_SOURCE
@@ -31,6 +32,10 @@
 #define FLOOD_SLACK_KB 2048
 /* warm-up batches of FLOOD / 5 runs at most */
 #define FLOOD_WARMUP_MAX 10
+/* how long the frees of a flood may take to land */
+#define FLOOD_SETTLE_MS 30000
+/* runs that get the allocator's deferred frees going again */
+#define FLOOD_NUDGE 64
 
 static struct exceptions_cleanup_kinds *open_with(const char * const *progs)
 {
@@ -217,13 +222,73 @@ static long meminfo_kb(const char *field)
 	return v;
 }
 
-/* Run @prog until @field of /proc/meminfo is flat, and return how many
- * runs that took. Objects dropped by bpf_obj_drop() or a throw are freed
- * after an RCU tasks trace grace period, and with KASAN they then wait in
- * its quarantine (up to 1/32 of RAM, tens of MB in the guest) before the
- * slab has them back: until both are in a steady state, memory grows
- * without a leak. Once flat, what the measured runs add is what they
- * leak; a leak never gets flat, and the measured runs show it.
+/* Give the slab back what KASAN's quarantine holds: shrinking a cache
+ * frees its quarantined objects (kasan_cache_shrink()). Without KASAN
+ * there is no quarantine; kernels without /sys/kernel/slab (SLUB_TINY)
+ * cannot have KASAN.
+ */
+static void drain_quarantine(void)
+{
+	char path[320];
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	d = opendir("/sys/kernel/slab");
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", e->d_name);
+		fd = open(path, O_WRONLY);
+		if (fd < 0)
+			continue;
+		if (write(fd, "1", 1) != 1)
+			ASSERT_OK(-errno, path);
+		close(fd);
+	}
+	closedir(d);
+}
+
+/* @field of /proc/meminfo once frees in flight have landed: objects
+ * dropped by bpf_obj_drop() or a throw are freed after an RCU tasks trace
+ * grace period, and with KASAN they then wait in its quarantine.
+ */
+static long settled_kb(const char *field)
+{
+	kern_sync_rcu();
+	usleep(100000);
+	kern_sync_rcu();
+	drain_quarantine();
+	return meminfo_kb(field);
+}
+
+/* Wait, up to FLOOD_SETTLE_MS, for @field to fall below @limit, and return
+ * it with how long that took in @ms. The frees of a long test run queue
+ * up behind RCU tasks trace grace periods, which take seconds on a
+ * KASAN kernel under TCG, and bpf_mem_alloc starts the next batch only
+ * when its cache is used again: each round runs @prog a few times (not
+ * observed) for that. What was leaked never comes back.
+ */
+static long settle_below(struct bpf_program *prog, const char *field, long limit, int *ms)
+{
+	__u64 start = get_time_ns();
+	long v;
+
+	for (;;) {
+		v = settled_kb(field);
+		*ms = (get_time_ns() - start) / 1000000;
+		if (v < limit || *ms >= FLOOD_SETTLE_MS)
+			return v;
+		run(prog, BPF_PROG_TYPE_SCHED_CLS, FLOOD_NUDGE);
+	}
+}
+
+/* Run @prog until @field is flat, and return how many runs that took:
+ * the allocators' caches fill up first. Once flat, what the measured runs
+ * add is what they leak; a leak never gets flat, and the measured runs
+ * show it.
  */
 static int warm_up(struct bpf_program *prog, const char *field)
 {
@@ -231,43 +296,77 @@ static int warm_up(struct bpf_program *prog, const char *field)
 	long b;
 
 	for (i = 0; i < FLOOD_WARMUP_MAX; i++) {
-		b = meminfo_kb(field);
+		b = settled_kb(field);
 		run(prog, BPF_PROG_TYPE_SCHED_CLS, FLOOD / 5);
-		kern_sync_rcu();
 		runs += FLOOD / 5;
-		if (meminfo_kb(field) - b < FLOOD_SLACK_KB / 4)
+		if (settled_kb(field) - b < FLOOD_SLACK_KB / 4)
 			break;
 	}
 	return runs;
 }
 
-static void flood(const char *prog_name, const char *field)
+static int live_objects(int map_fd)
 {
-	const char * const progs[] = { prog_name, NULL };
+	__u64 key, next;
+	int n = 0;
+
+	if (bpf_map_get_next_key(map_fd, NULL, &next))
+		return 0;
+	do {
+		key = next;
+		n++;
+	} while (!bpf_map_get_next_key(map_fd, &key, &next));
+	return n;
+}
+
+/* FLOOD throws, each holding an object of one kind. Two checks: that each
+ * release got an object the program took and still held (its address,
+ * seen by the observers @obs), and a memory bound from above: a leak of
+ * every object grows @field by 6 MiB or more, a flat run by less than
+ * FLOOD_SLACK_KB. The first catches an object released twice while
+ * another leaks; the second what happens after the release.
+ */
+static void flood(const char *prog_name, const char *field, const char *obs_new,
+		  const char *obs_release, bool percpu)
+{
+	const char * const progs[] = { prog_name, obs_new, obs_release, NULL };
 	struct exceptions_cleanup_kinds *skel = open_with(progs);
 	struct bpf_program *prog;
 	long before, after;
-	int thrown, warmup;
+	int thrown, warmup, ms;
 
 	if (!skel)
 		return;
+	skel->bss->pid = getpid();
+	skel->bss->flood_percpu = percpu;
+	if (!ASSERT_OK(exceptions_cleanup_kinds__attach(skel), "attach"))
+		goto out;
 	prog = bpf_object__find_program_by_name(skel->obj, prog_name);
 	warmup = warm_up(prog, field);
-	before = meminfo_kb(field);
+	before = settled_kb(field);
 	thrown = skel->bss->entered;
+	skel->bss->observe = true;
 	run(prog, BPF_PROG_TYPE_SCHED_CLS, FLOOD);
+	skel->bss->observe = false;
 	thrown = skel->bss->entered - thrown;
-	kern_sync_rcu();
-	after = meminfo_kb(field);
+	after = settle_below(prog, field, before + FLOOD_SLACK_KB, &ms);
 	/* the allocator may fail a few times when its caches run dry: those
 	 * runs threw nothing held, but nearly all runs must have thrown
 	 */
 	ASSERT_GE(thrown, FLOOD - FLOOD / 10, "runs that threw holding the object");
+	ASSERT_EQ(skel->bss->acquired, thrown, "objects taken, as the observer saw them");
+	ASSERT_EQ(skel->bss->released, skel->bss->acquired, "taken objects released");
+	ASSERT_EQ(skel->bss->stray, 0, "releases of an object not held");
+	ASSERT_EQ(skel->bss->untracked, 0, "objects the observer could not track");
+	ASSERT_EQ(skel->bss->wrong_flavour, 0, "percpu objects dropped as plain or back");
+	ASSERT_EQ(live_objects(bpf_map__fd(skel->maps.live)), 0, "objects never released");
 	if (ASSERT_GT(before, 0, field))
 		ASSERT_LT(after - before, FLOOD_SLACK_KB, field);
 	ASSERT_EQ(skel->bss->after_throw, 0, "nothing ran after the throws");
-	printf("%s: %s %ld kB -> %ld kB over %d runs, %d threw holding it, %d warm-up runs\n",
-	       prog_name, field, before, after, FLOOD, thrown, warmup);
+	printf("%s: %s %ld kB -> %ld kB over %d runs (settled after %d ms), %d threw holding it, %llu released, %d warm-up runs\n",
+	       prog_name, field, before, after, FLOOD, ms, thrown,
+	       (unsigned long long)skel->bss->released, warmup);
+out:
 	exceptions_cleanup_kinds__destroy(skel);
 }
 
@@ -947,11 +1046,11 @@ void test_exceptions_cleanup_kinds(void)
 	if (test__start_subtest("kprobe"))
 		test_kprobe();
 	if (test__start_subtest("obj_flood"))
-		flood("obj_throw", "Slab");
+		flood("obj_throw", "Slab", "obs_obj_new", "obs_obj_drop", false);
 	if (test__start_subtest("percpu_obj_flood"))
-		flood("percpu_obj_throw", "Percpu");
+		flood("percpu_obj_throw", "Percpu", "obs_percpu_obj_new", "obs_obj_drop", true);
 	if (test__start_subtest("bits_iter_flood"))
-		flood("bits_iter_throw", "Slab");
+		flood("bits_iter_throw", "Slab", "obs_bits_new", "obs_bits_destroy", false);
 	if (test__start_subtest("task"))
 		test_task();
 	if (test__start_subtest("css_task_iter"))

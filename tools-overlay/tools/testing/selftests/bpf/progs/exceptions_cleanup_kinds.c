@@ -1004,4 +1004,88 @@ int BPF_PROG(obs_dsq_destroy)
 	return 0;
 }
 
+/* ---- Floods: each release gets an object that was taken and is live ---- */
+
+/* The objects taken and not yet released, by address */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, u64);
+	__type(value, u64);
+} live SEC(".maps");
+
+/* Counted while 'observe' is set, from 'pid' only */
+u64 acquired;		/* objects taken */
+u64 released;		/* releases of a live object */
+u64 stray;		/* releases of an object not live: never taken, or twice */
+u64 untracked;		/* objects taken that 'live' had no room for */
+u64 wrong_flavour;	/* a percpu object dropped as a plain one, or back */
+bool flood_percpu;	/* the flood takes percpu objects */
+
+static __always_inline void witness_acquire(u64 p)
+{
+	u64 one = 1;
+
+	if (!p || !observe || !from_pid())
+		return;
+	if (bpf_map_update_elem(&live, &p, &one, BPF_NOEXIST))
+		untracked++;
+	else
+		acquired++;
+}
+
+static __always_inline void witness_release(u64 p)
+{
+	if (!observe || !from_pid())
+		return;
+	if (bpf_map_delete_elem(&live, &p))
+		stray++;
+	else
+		released++;
+}
+
+SEC("?fexit/bpf_obj_new_impl")
+int BPF_PROG(obs_obj_new, u64 size, void *meta, void *ret)
+{
+	witness_acquire((u64)ret);
+	return 0;
+}
+
+SEC("?fexit/bpf_percpu_obj_new_impl")
+int BPF_PROG(obs_percpu_obj_new, u64 size, void *meta, void *ret)
+{
+	witness_acquire((u64)ret);
+	return 0;
+}
+
+/* Both bpf_obj_drop() and the release path of a throw end here */
+SEC("?fentry/__bpf_obj_drop_impl")
+int BPF_PROG(obs_obj_drop, void *p, const struct btf_record *rec, bool percpu)
+{
+	if (observe && from_pid() && percpu != flood_percpu)
+		wrong_flavour++;
+	witness_release((u64)p);
+	return 0;
+}
+
+/* With more than 64 bits, the iterator's first word is the address of
+ * the copy bpf_iter_bits_new() allocated
+ */
+SEC("?fexit/bpf_iter_bits_new")
+int BPF_PROG(obs_bits_new, struct bpf_iter_bits *it, const u64 *p, u32 nr_words, int ret)
+{
+	if (!ret && nr_words > 1)
+		witness_acquire(it->__opaque[0]);
+	return 0;
+}
+
+SEC("?fentry/bpf_iter_bits_destroy")
+int BPF_PROG(obs_bits_destroy, struct bpf_iter_bits *it)
+{
+	/* the second word's low half is nr_bits: 64 or less, nothing to free */
+	if ((int)it->__opaque[1] > 64)
+		witness_release(it->__opaque[0]);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
