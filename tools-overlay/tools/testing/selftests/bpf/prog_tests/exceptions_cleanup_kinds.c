@@ -363,9 +363,10 @@ static void flood(const char *prog_name, const char *field, const char *obs_new,
 	if (ASSERT_GT(before, 0, field))
 		ASSERT_LT(after - before, FLOOD_SLACK_KB, field);
 	ASSERT_EQ(skel->bss->after_throw, 0, "nothing ran after the throws");
-	printf("%s: %s %ld kB -> %ld kB over %d runs (settled after %d ms), %d threw holding it, %llu released, %d warm-up runs\n",
-	       prog_name, field, before, after, FLOOD, ms, thrown,
-	       (unsigned long long)skel->bss->released, warmup);
+	printf("%s: %s %ld kB -> %ld kB over %d runs (settled in %d ms)\n",
+	       prog_name, field, before, after, FLOOD, ms);
+	printf("%s: %d threw holding it, %llu released, %d warm-up runs\n",
+	       prog_name, thrown, (unsigned long long)skel->bss->released, warmup);
 out:
 	exceptions_cleanup_kinds__destroy(skel);
 }
