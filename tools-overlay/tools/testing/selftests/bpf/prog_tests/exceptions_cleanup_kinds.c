@@ -321,7 +321,7 @@ static int live_objects(int map_fd)
 
 /* FLOOD throws, each holding an object of one kind. Two checks: that each
  * release got an object the program took and still held (its address,
- * seen by the observers @obs), and a memory bound from above: a leak of
+ * seen by the observers @obs_new and @obs_release), and a memory bound from above: a leak of
  * every object grows @field by 6 MiB or more, a flat run by less than
  * FLOOD_SLACK_KB. The first catches an object released twice while
  * another leaks; the second what happens after the release.
