@@ -1441,6 +1441,8 @@ struct bpf_func_info_aux {
 	bool unreliable;
 	bool called : 1;
 	bool verified : 1;
+	/* bpf_throw is reachable from this subprog, see bpf_check_attach_target() */
+	bool throw_reachable : 1;
 };
 
 enum bpf_jit_poke_reason {

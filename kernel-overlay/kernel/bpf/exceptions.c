@@ -86,6 +86,7 @@ static const struct bpf_call_walk_ops throw_walk_ops = {
 int bpf_mark_throw_reachable_subprogs(struct bpf_verifier_env *env)
 {
 	struct throw_walk tw = { .w.ops = &throw_walk_ops };
+	struct bpf_prog_aux *aux = env->prog->aux;
 	int i, err;
 
 	/* Nothing can throw, don't walk the program */
@@ -99,6 +100,11 @@ int bpf_mark_throw_reachable_subprogs(struct bpf_verifier_env *env)
 		if (err)
 			return err;
 	}
+	/* for tracing programs that attach to a subprog later */
+	if (aux->func_info_aux)
+		for (i = 0; i < min(env->subprog_cnt, aux->func_info_cnt); i++)
+			aux->func_info_aux[i].throw_reachable =
+				env->subprog_info[i].is_throw_reachable;
 	return 0;
 }
 
@@ -569,19 +575,6 @@ static int loc_from_dynptr(struct exc_throw *t, struct bpf_exc_loc *loc,
 	return resolve_or_reject(t, loc);
 }
 
-static int loc_from_iter(struct exc_throw *t, struct bpf_exc_loc *loc,
-			 const struct bpf_reg_state *reg)
-{
-	loc->what = BPF_EXC_PART;
-	/* only the first slot of an iterator holds its reference */
-	if (!reg->ref_obj_id || !claim_ref(t, reg->ref_obj_id))
-		return 0;
-	loc->what = BPF_EXC_RES_OBJ;
-	loc->btf = reg->iter.btf;
-	loc->btf_id = reg->iter.btf_id;
-	return resolve_or_reject(t, loc);
-}
-
 static bool slot_all(const struct bpf_stack_state *slot, u8 type)
 {
 	int i;
@@ -592,9 +585,85 @@ static bool slot_all(const struct bpf_stack_state *slot, u8 type)
 	return true;
 }
 
-static int loc_from_slot(struct exc_throw *t, struct bpf_exc_loc *loc,
-			 const struct bpf_stack_state *slot)
+enum exc_iter_state { EXC_ITER_OK, EXC_ITER_WRITTEN, EXC_ITER_UNTRUSTED };
+
+/* Whether the iterator whose first slot is stack[@spi] can be destroyed.
+ * A program may write over the slots of an iterator, or keep it past the
+ * RCU section it needs: the verifier then refuses the next and destroy
+ * calls on it (is_iter_reg_valid_init()). A throw destroys it without such
+ * a call, with whatever the program left in its slots: check it the same
+ * way, slot by slot, or the destructor frees or unlinks a pointer the
+ * program wrote. @bad_spi is set to the slot found wrong.
+ */
+static enum exc_iter_state iter_state(const struct bpf_func_state *frame,
+				      int spi, int *bad_spi)
 {
+	const struct bpf_reg_state *first = &frame->stack[spi].spilled_ptr;
+	const struct btf_type *type;
+	int i, nr_slots;
+
+	*bad_spi = spi;
+	type = btf_type_by_id(first->iter.btf, first->iter.btf_id);
+	nr_slots = type ? type->size / BPF_REG_SIZE : 0;
+	if (!nr_slots || nr_slots > spi + 1)
+		return EXC_ITER_WRITTEN;
+	for (i = 0; i < nr_slots; i++) {
+		const struct bpf_stack_state *slot = &frame->stack[spi - i];
+		const struct bpf_reg_state *st = &slot->spilled_ptr;
+
+		*bad_spi = spi - i;
+		if (!slot_all(slot, STACK_ITER) ||
+		    base_type(st->type) != PTR_TO_STACK ||
+		    !!st->ref_obj_id != !i || st->iter.btf != first->iter.btf ||
+		    st->iter.btf_id != first->iter.btf_id)
+			return EXC_ITER_WRITTEN;
+		if (st->type & PTR_UNTRUSTED)
+			return EXC_ITER_UNTRUSTED;
+	}
+	return EXC_ITER_OK;
+}
+
+static int loc_from_iter(struct exc_throw *t, struct bpf_exc_loc *loc,
+			 const struct bpf_func_state *frame, int spi)
+{
+	const struct bpf_reg_state *reg = &frame->stack[spi].spilled_ptr;
+	char where[16], type[64];
+	int bad_spi;
+
+	loc->what = BPF_EXC_PART;
+	/* only the first slot of an iterator holds its reference */
+	if (!reg->ref_obj_id || !claim_ref(t, reg->ref_obj_id))
+		return 0;
+	loc->what = BPF_EXC_RES_OBJ;
+	loc->btf = reg->iter.btf;
+	loc->btf_id = reg->iter.btf_id;
+	switch (iter_state(frame, spi, &bad_spi)) {
+	case EXC_ITER_OK:
+		return resolve_or_reject(t, loc);
+	case EXC_ITER_WRITTEN:
+		verbose(t->env,
+			"bpf_throw at insn %d: frame %d %s holds %s, whose slot fp%d the program wrote to; bpf_throw cannot destroy a changed iterator, destroy it before writing there\n",
+			t->env->insn_idx, t->frameno,
+			loc_where(loc, where, sizeof(where)),
+			loc_type_str(t->env, loc, type, sizeof(type)),
+			-(bad_spi + 1) * BPF_REG_SIZE);
+		return -EINVAL;
+	case EXC_ITER_UNTRUSTED:
+		verbose(t->env,
+			"bpf_throw at insn %d: frame %d %s holds %s outside the RCU read lock it needs; bpf_throw cannot destroy it, destroy it before bpf_rcu_read_unlock()\n",
+			t->env->insn_idx, t->frameno,
+			loc_where(loc, where, sizeof(where)),
+			loc_type_str(t->env, loc, type, sizeof(type)));
+		return -EINVAL;
+	}
+	return -EFAULT;
+}
+
+static int loc_from_slot(struct exc_throw *t, struct bpf_exc_loc *loc,
+			 const struct bpf_func_state *frame, int spi)
+{
+	const struct bpf_stack_state *slot = &frame->stack[spi];
+
 	switch (slot->slot_type[BPF_REG_SIZE - 1]) {
 	case STACK_SPILL:
 		/* narrower spills are scalars: data, as far as release goes */
@@ -605,7 +674,7 @@ static int loc_from_slot(struct exc_throw *t, struct bpf_exc_loc *loc,
 	case STACK_DYNPTR:
 		return loc_from_dynptr(t, loc, &slot->spilled_ptr);
 	case STACK_ITER:
-		return loc_from_iter(t, loc, &slot->spilled_ptr);
+		return loc_from_iter(t, loc, frame, spi);
 	case STACK_ZERO:
 		loc->what = slot_all(slot, STACK_ZERO) ? BPF_EXC_ZERO : BPF_EXC_MISC;
 		return 0;
@@ -636,7 +705,7 @@ static int describe_frame(struct exc_throw *t, const struct bpf_func_state *fram
 	}
 	for (i = 0; i < frame->allocated_stack / BPF_REG_SIZE; i++, n++) {
 		locs[n] = (struct bpf_exc_loc){ .off = -(i + 1) * BPF_REG_SIZE };
-		err = loc_from_slot(t, &locs[n], &frame->stack[i]);
+		err = loc_from_slot(t, &locs[n], frame, i);
 		if (err)
 			return err;
 	}

@@ -22906,6 +22906,17 @@ int bpf_check_attach_target(struct bpf_verifier_log *log,
 				prog_extension ? "Extension" : "FENTRY/FEXIT");
 			return -EINVAL;
 		}
+		/* bpf_throw unwinds the target's frames up to its main prog,
+		 * and cannot unwind the trampoline frame that an FEXIT
+		 * program keeps between a subprog and its caller.
+		 */
+		if (subprog && aux->func_info_aux[subprog].throw_reachable &&
+		    prog->expected_attach_type == BPF_TRACE_FEXIT) {
+			bpf_log(log,
+				"FEXIT programs cannot attach to %s, which can call bpf_throw: a throw cannot unwind the trampoline\n",
+				tname);
+			return -EINVAL;
+		}
 		conservative = aux->func_info_aux[subprog].unreliable;
 		if (prog_extension) {
 			if (conservative) {

@@ -727,6 +727,161 @@ int reject_netfilter_cookie_in_global_subprog(struct bpf_nf_ctx *ctx)
 	return 1;
 }
 
+/* ---- Iterators the program wrote to ----
+ *
+ * The verifier lets a program write over the slots of an iterator, and then
+ * refuses the next and destroy calls on it. bpf_throw destroys what it finds
+ * without such a call, so it must refuse the same iterators, or the
+ * destructor runs on what the program wrote: bpf_iter_bits_destroy() frees
+ * the pointer in the first slot when the second says nr_bits > 64.
+ */
+
+int bpf_iter_bits_new(struct bpf_iter_bits *it, const u64 *unsafe_ptr__ign,
+		      u32 nr_words) __ksym;
+
+/* A bits iterator in fp-16 (and fp-8) over the word 0x4141414141414141:
+ * nr_words = 1 keeps the word itself in the first slot.
+ */
+#define BITS_ITER_OF_WORD_AT_FP16				\
+	"r1 = 0x4141414141414141 ll;"				\
+	"*(u64 *)(r10 - 24) = r1;"				\
+	"r1 = r10;"						\
+	"r1 += -16;"						\
+	"r2 = r10;"						\
+	"r2 += -24;"						\
+	"r3 = 1;"						\
+	"call %[bpf_iter_bits_new];"
+
+/* Raising nr_bits makes the destructor free the word as a pointer */
+SEC("?tc")
+__failure
+__msg("frame 0 fp-16 holds iter bpf_iter_bits, whose slot fp-8 the program wrote to;")
+__msg("bpf_throw cannot destroy a changed iterator, destroy it before writing there")
+__naked int reject_iter_bits_nr_bits_written(void)
+{
+	asm volatile (
+	BITS_ITER_OF_WORD_AT_FP16
+	"r1 = 0x7fffffff;"
+	"*(u32 *)(r10 - 8) = r1;"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm(bpf_iter_bits_new)
+	: __clobber_all);
+}
+
+/* nr_words = 2 allocates a copy of the words; nr_bits = 0 leaks it */
+SEC("?tc")
+__failure
+__msg("frame 0 fp-16 holds iter bpf_iter_bits, whose slot fp-8 the program wrote to")
+__naked int reject_iter_bits_nr_bits_zeroed(void)
+{
+	asm volatile (
+	"r1 = 0;"
+	"*(u64 *)(r10 - 32) = r1;"
+	"*(u64 *)(r10 - 24) = r1;"
+	"r1 = r10;"
+	"r1 += -16;"
+	"r2 = r10;"
+	"r2 += -32;"
+	"r3 = 2;"
+	"call %[bpf_iter_bits_new];"
+	"*(u32 *)(r10 - 8) = 0;"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm(bpf_iter_bits_new)
+	: __clobber_all);
+}
+
+/* A helper writing its output over the second slot: the packet's bytes
+ * become nr_bits and bit.
+ */
+SEC("?tc")
+__failure
+__msg("frame 0 fp-16 holds iter bpf_iter_bits, whose slot fp-8 the program wrote to")
+__naked int reject_iter_bits_helper_write(void)
+{
+	asm volatile (
+	"r6 = r1;"
+	BITS_ITER_OF_WORD_AT_FP16
+	"r1 = r6;"
+	"r2 = 0;"
+	"r3 = r10;"
+	"r3 += -8;"
+	"r4 = 8;"
+	"call %[bpf_skb_load_bytes];"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm(bpf_iter_bits_new), __imm(bpf_skb_load_bytes)
+	: __clobber_all);
+}
+
+/* A store at a variable offset that may hit either half of the second
+ * slot (the privileged verifier allows it)
+ */
+SEC("?tc")
+__failure
+__msg("frame 0 fp-16 holds iter bpf_iter_bits, whose slot fp-8 the program wrote to")
+__naked int reject_iter_bits_var_off_write(void)
+{
+	asm volatile (
+	BITS_ITER_OF_WORD_AT_FP16
+	"call %[bpf_get_prandom_u32];"
+	"r0 &= 4;"
+	"r1 = r10;"
+	"r1 += r0;"
+	"r2 = 0x7fffffff;"
+	"*(u32 *)(r1 - 8) = r2;"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm(bpf_iter_bits_new), __imm(bpf_get_prandom_u32)
+	: __clobber_all);
+}
+
+/* The same iterator, untouched, is destroyed at the throw (this C use also
+ * gives the kfunc the BTF that the inline assembly above does not)
+ */
+SEC("?tc")
+__success
+int accept_iter_bits_intact(struct __sk_buff *ctx)
+{
+	u64 words[2] = { ctx->mark, 1 };
+	struct bpf_iter_bits it;
+
+	bpf_iter_bits_new(&it, words, 2);
+	bpf_throw(VAL);
+	return 0;
+}
+
+/* An RCU-protected iterator kept past bpf_rcu_read_unlock() in a sleepable
+ * program: the verifier marks it untrusted, its next and destroy are
+ * refused, and so is destroying it at a throw.
+ */
+SEC("?syscall")
+__failure
+__msg("frame 0 fp-{{[0-9]+}} holds iter bpf_iter_task outside the RCU read lock it needs")
+int reject_iter_task_after_rcu_unlock(void *ctx)
+{
+	struct bpf_iter_task it;
+
+	bpf_rcu_read_lock();
+	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_PROCS);
+	bpf_rcu_read_unlock();
+	bpf_throw(VAL);
+	return 0;
+}
+
 /* ---- Socket casts ---- */
 
 /* Only the cast bpf_tcp_sock() returned is held, in R6: it shares the
