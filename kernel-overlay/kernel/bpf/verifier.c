@@ -20258,6 +20258,13 @@ static int adjust_subprog_starts_after_remove(struct bpf_verifier_env *env,
 			memmove(aux->func_info + i,
 				aux->func_info + j,
 				sizeof(*aux->func_info) * move);
+			/* bpf_check_attach_target() reads func_info_aux at
+			 * the index it finds in func_info: keep them together
+			 */
+			if (aux->func_info_aux)
+				memmove(aux->func_info_aux + i,
+					aux->func_info_aux + j,
+					sizeof(*aux->func_info_aux) * move);
 			aux->func_info_cnt -= j - i;
 			/* func_info->insn_off is set after all code rewrites,
 			 * in adjust_btf_func() - no need to adjust

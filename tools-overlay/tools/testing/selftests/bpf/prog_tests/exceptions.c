@@ -281,6 +281,16 @@ static void test_exceptions_success(void)
 				goto done;
 		}), "FEXIT programs cannot attach to throwing_subprog, which can call bpf_throw", 0);
 
+	if (test__start_subtest("fexit -> throwing subprog after a dead one"))
+		RUN_EXT(-EINVAL, true, ({
+			prog = eskel->progs.pfexit;
+			bpf_program__set_autoload(prog, true);
+			if (!ASSERT_OK(bpf_program__set_attach_target(prog,
+				       bpf_program__fd(skel->progs.exception_dead_subprog),
+				       "throwing_after_dead_subprog"), "set_attach_target"))
+				goto done;
+		}), "FEXIT programs cannot attach to throwing_after_dead_subprog, which can call bpf_throw", 0);
+
 	if (test__start_subtest("fexit -> throwing global subprog"))
 		RUN_EXT(-EINVAL, true, ({
 			prog = eskel->progs.pfexit;
