@@ -889,6 +889,9 @@ struct bpf_call_walk {
 int bpf_walk_call_chains(struct bpf_verifier_env *env, struct bpf_call_walk *w,
 			 int idx);
 int bpf_mark_throw_reachable_subprogs(struct bpf_verifier_env *env);
+int bpf_iter_slots_valid(const struct bpf_func_state *state, int spi,
+			 const struct btf *btf, u32 btf_id, int nr_slots,
+			 int *bad_spi);
 int bpf_exc_record_throw(struct bpf_verifier_env *env, u32 *ids, u32 max_ids,
 			 u32 *nr_ids);
 int bpf_exc_patched_pos(struct bpf_verifier_env *env, u32 off,

@@ -585,42 +585,28 @@ static bool slot_all(const struct bpf_stack_state *slot, u8 type)
 	return true;
 }
 
-enum exc_iter_state { EXC_ITER_OK, EXC_ITER_WRITTEN, EXC_ITER_UNTRUSTED };
-
-/* Whether the iterator whose first slot is stack[@spi] can be destroyed.
- * A program may write over the slots of an iterator, or keep it past the
- * RCU section it needs: the verifier then refuses the next and destroy
- * calls on it (is_iter_reg_valid_init()). A throw destroys it without such
- * a call, with whatever the program left in its slots: check it the same
- * way, slot by slot, or the destructor frees or unlinks a pointer the
- * program wrote. @bad_spi is set to the slot found wrong.
+/* Whether the iterator whose first slot is stack[@spi] can be destroyed:
+ * 0, or the error bpf_iter_slots_valid() gives. A program may write over
+ * the slots of an iterator, or keep it past the RCU section it needs: the
+ * verifier then refuses the next and destroy calls on it. A throw destroys
+ * it without such a call, with whatever the program left in its slots, so
+ * it checks it the same way, or the destructor frees or unlinks a pointer
+ * the program wrote. @bad_spi is set to the slot found wrong.
  */
-static enum exc_iter_state iter_state(const struct bpf_func_state *frame,
-				      int spi, int *bad_spi)
+static int iter_check(const struct bpf_func_state *frame, int spi,
+		      int *bad_spi)
 {
 	const struct bpf_reg_state *first = &frame->stack[spi].spilled_ptr;
 	const struct btf_type *type;
-	int i, nr_slots;
+	int nr_slots;
 
 	*bad_spi = spi;
 	type = btf_type_by_id(first->iter.btf, first->iter.btf_id);
 	nr_slots = type ? type->size / BPF_REG_SIZE : 0;
 	if (!nr_slots || nr_slots > spi + 1)
-		return EXC_ITER_WRITTEN;
-	for (i = 0; i < nr_slots; i++) {
-		const struct bpf_stack_state *slot = &frame->stack[spi - i];
-		const struct bpf_reg_state *st = &slot->spilled_ptr;
-
-		*bad_spi = spi - i;
-		if (!slot_all(slot, STACK_ITER) ||
-		    base_type(st->type) != PTR_TO_STACK ||
-		    !!st->ref_obj_id != !i || st->iter.btf != first->iter.btf ||
-		    st->iter.btf_id != first->iter.btf_id)
-			return EXC_ITER_WRITTEN;
-		if (st->type & PTR_UNTRUSTED)
-			return EXC_ITER_UNTRUSTED;
-	}
-	return EXC_ITER_OK;
+		return -EINVAL;
+	return bpf_iter_slots_valid(frame, spi, first->iter.btf,
+				    first->iter.btf_id, nr_slots, bad_spi);
 }
 
 static int loc_from_iter(struct exc_throw *t, struct bpf_exc_loc *loc,
@@ -637,10 +623,10 @@ static int loc_from_iter(struct exc_throw *t, struct bpf_exc_loc *loc,
 	loc->what = BPF_EXC_RES_OBJ;
 	loc->btf = reg->iter.btf;
 	loc->btf_id = reg->iter.btf_id;
-	switch (iter_state(frame, spi, &bad_spi)) {
-	case EXC_ITER_OK:
+	switch (iter_check(frame, spi, &bad_spi)) {
+	case 0:
 		return resolve_or_reject(t, loc);
-	case EXC_ITER_WRITTEN:
+	case -EINVAL:
 		verbose(t->env,
 			"bpf_throw at insn %d: frame %d %s holds %s, whose slot fp%d the program wrote to; bpf_throw cannot destroy a changed iterator, destroy it before writing there\n",
 			t->env->insn_idx, t->frameno,
@@ -648,7 +634,7 @@ static int loc_from_iter(struct exc_throw *t, struct bpf_exc_loc *loc,
 			loc_type_str(t->env, loc, type, sizeof(type)),
 			-(bad_spi + 1) * BPF_REG_SIZE);
 		return -EINVAL;
-	case EXC_ITER_UNTRUSTED:
+	case -EPROTO:
 		verbose(t->env,
 			"bpf_throw at insn %d: frame %d %s holds %s outside the RCU read lock it needs; bpf_throw cannot destroy it, destroy it before bpf_rcu_read_unlock()\n",
 			t->env->insn_idx, t->frameno,

@@ -1126,20 +1126,24 @@ static bool is_iter_reg_valid_uninit(struct bpf_verifier_env *env,
 	return true;
 }
 
-static int is_iter_reg_valid_init(struct bpf_verifier_env *env, struct bpf_reg_state *reg,
-				   struct btf *btf, u32 btf_id, int nr_slots)
+/* Whether the @nr_slots slots from stack[@spi] down hold an initialized,
+ * trusted iterator of type @btf_id: 0, -EPROTO if it is untrusted (used
+ * outside the RCU read lock it needs), -EINVAL if the program wrote to it.
+ * bpf_throw destroys iterators without a destroy call, and checks them
+ * here too. @bad_spi, if not NULL, is set to the slot found wrong.
+ */
+int bpf_iter_slots_valid(const struct bpf_func_state *state, int spi,
+			 const struct btf *btf, u32 btf_id, int nr_slots,
+			 int *bad_spi)
 {
-	struct bpf_func_state *state = func(env, reg);
-	int spi, i, j;
-
-	spi = iter_get_spi(env, reg, nr_slots);
-	if (spi < 0)
-		return -EINVAL;
+	int i, j;
 
 	for (i = 0; i < nr_slots; i++) {
-		struct bpf_stack_state *slot = &state->stack[spi - i];
-		struct bpf_reg_state *st = &slot->spilled_ptr;
+		const struct bpf_stack_state *slot = &state->stack[spi - i];
+		const struct bpf_reg_state *st = &slot->spilled_ptr;
 
+		if (bad_spi)
+			*bad_spi = spi - i;
 		if (st->type & PTR_UNTRUSTED)
 			return -EPROTO;
 		/* only main (first) slot has ref_obj_id set */
@@ -1156,6 +1160,19 @@ static int is_iter_reg_valid_init(struct bpf_verifier_env *env, struct bpf_reg_s
 	}
 
 	return 0;
+}
+
+static int is_iter_reg_valid_init(struct bpf_verifier_env *env, struct bpf_reg_state *reg,
+				   struct btf *btf, u32 btf_id, int nr_slots)
+{
+	struct bpf_func_state *state = func(env, reg);
+	int spi;
+
+	spi = iter_get_spi(env, reg, nr_slots);
+	if (spi < 0)
+		return -EINVAL;
+
+	return bpf_iter_slots_valid(state, spi, btf, btf_id, nr_slots, NULL);
 }
 
 /* Check if given stack slot is "special":
