@@ -443,12 +443,27 @@ static bool claimed(const struct exc_throw *t, u32 ref_obj_id)
 	return false;
 }
 
+static bool ref_held(struct bpf_verifier_env *env, u32 ref_obj_id)
+{
+	const struct bpf_verifier_state *st = env->cur_state;
+	const struct bpf_func_state *cur = st->frame[st->curframe];
+	int i;
+
+	for (i = 0; i < cur->acquired_refs; i++)
+		if (cur->refs[i].id == ref_obj_id)
+			return true;
+	return false;
+}
+
 /* A reference is released from the first location it is found in; the
  * others hold copies of it. The verifier releases all copies at once too.
  */
 static bool claim_ref(struct exc_throw *t, u32 ref_obj_id)
 {
-	if (claimed(t, ref_obj_id))
+	/* an id the state no longer holds was released already: whatever
+	 * still carries it must not be released again
+	 */
+	if (!ref_held(t->env, ref_obj_id) || claimed(t, ref_obj_id))
 		return false;
 	/* more references in frames than the state holds: leave it alone,
 	 * the reference check will complain

@@ -826,10 +826,33 @@ static void invalidate_dynptr(struct bpf_verifier_env *env, struct bpf_func_stat
 	state->stack[spi - 1].spilled_ptr.live |= REG_LIVE_WRITTEN;
 }
 
+static int invalidate_dynptr_clones(struct bpf_verifier_env *env,
+				    struct bpf_func_state *state, int ref_obj_id)
+{
+	int i;
+
+	for (i = 1; i < state->allocated_stack / BPF_REG_SIZE; i++) {
+		if (state->stack[i].spilled_ptr.ref_obj_id != ref_obj_id)
+			continue;
+
+		/* it should always be the case that if the ref obj id
+		 * matches then the stack slot also belongs to a
+		 * dynptr
+		 */
+		if (state->stack[i].slot_type[0] != STACK_DYNPTR) {
+			verbose(env, "verifier internal error: misconfigured ref_obj_id\n");
+			return -EFAULT;
+		}
+		if (state->stack[i].spilled_ptr.dynptr.first_slot)
+			invalidate_dynptr(env, state, i);
+	}
+	return 0;
+}
+
 static int unmark_stack_slots_dynptr(struct bpf_verifier_env *env, struct bpf_reg_state *reg)
 {
 	struct bpf_func_state *state = func(env, reg);
-	int spi, ref_obj_id, i;
+	int spi, ref_obj_id, fr, err;
 
 	spi = dynptr_get_spi(env, reg);
 	if (spi < 0)
@@ -852,21 +875,15 @@ static int unmark_stack_slots_dynptr(struct bpf_verifier_env *env, struct bpf_re
 	/* Invalidate any slices associated with this dynptr */
 	WARN_ON_ONCE(release_reference(env, ref_obj_id));
 
-	/* Invalidate any dynptr clones */
-	for (i = 1; i < state->allocated_stack / BPF_REG_SIZE; i++) {
-		if (state->stack[i].spilled_ptr.ref_obj_id != ref_obj_id)
-			continue;
-
-		/* it should always be the case that if the ref obj id
-		 * matches then the stack slot also belongs to a
-		 * dynptr
-		 */
-		if (state->stack[i].slot_type[0] != STACK_DYNPTR) {
-			verbose(env, "verifier internal error: misconfigured ref_obj_id\n");
-			return -EFAULT;
-		}
-		if (state->stack[i].spilled_ptr.dynptr.first_slot)
-			invalidate_dynptr(env, state, i);
+	/* Invalidate any dynptr clones, in every frame: a callee can clone
+	 * its caller's dynptr into its own stack, or the other way round,
+	 * and a clone left behind would be released a second time.
+	 */
+	for (fr = 0; fr <= env->cur_state->curframe; fr++) {
+		err = invalidate_dynptr_clones(env, env->cur_state->frame[fr],
+					       ref_obj_id);
+		if (err)
+			return err;
 	}
 
 	return 0;

@@ -917,4 +917,63 @@ __naked int reject_only_socket_cast(void)
 	: __clobber_all);
 }
 
+/* ---- Dynptr clones in another frame ---- */
+
+extern int bpf_dynptr_clone(const struct bpf_dynptr *ptr,
+			    struct bpf_dynptr *clone__init) __ksym;
+
+static __noinline int clone_then_discard(struct bpf_dynptr *d)
+{
+	struct bpf_dynptr c;
+
+	bpf_dynptr_clone(d, &c);
+	bpf_ringbuf_discard_dynptr(&c, 0);
+	return 0;
+}
+
+/* The callee discards a clone of the caller's dynptr: the caller's dynptr
+ * is released with it. Before clones were looked for in every frame, the
+ * caller's copy stayed initialized and was discarded a second time.
+ */
+SEC("?tc")
+__failure __msg("arg 1 is an unacquired reference")
+int reject_discard_after_callee_discarded_clone(void *ctx)
+{
+	struct bpf_dynptr d;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 8, 0, &d);
+	clone_then_discard(&d);
+	bpf_ringbuf_discard_dynptr(&d, 0);
+	return 0;
+}
+
+static __noinline int clone_discard_throw(struct bpf_dynptr *d)
+{
+	struct bpf_dynptr c;
+
+	bpf_dynptr_clone(d, &c);
+	bpf_ringbuf_discard_dynptr(d, 0);
+	bpf_throw(VAL);
+	return 0;
+}
+
+/* At the throw, frame 1 held a clone of a discarded dynptr under an id
+ * the state no longer has, and frame 0 holds d2. The stale clone took the
+ * only room for a reference (WARN in claim_ref()) and d2 was recorded as
+ * a copy, left reserved. Now the clone is invalidated with the original,
+ * and d2 is the record released.
+ */
+SEC("?tc")
+__success __retval(0xeB9F)
+int accept_throw_after_callee_discarded_original(void *ctx)
+{
+	struct bpf_dynptr d, d2;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 8, 0, &d);
+	bpf_ringbuf_reserve_dynptr(&rb, 8, 0, &d2);
+	clone_discard_throw(&d);
+	bpf_ringbuf_discard_dynptr(&d2, 0);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
