@@ -105,6 +105,14 @@ struct bpf_reg_state {
 		struct { /* for PTR_TO_MEM | PTR_TO_MEM_OR_NULL */
 			u32 mem_size;
 			u32 dynptr_id; /* for dynptr slices */
+			/* An skb or xdp slice may be the stack buffer that
+			 * was passed to bpf_dynptr_slice(): bytes
+			 * [buf_lo, buf_hi) of frame buf_frameno.
+			 */
+			s16 buf_lo;
+			s16 buf_hi;
+			u8 buf_frameno;
+			bool buf_on_stack;
 		};
 
 		/* For dynptr stack slots */

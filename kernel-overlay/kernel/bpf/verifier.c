@@ -336,6 +336,13 @@ struct bpf_kfunc_call_arg_meta {
 		u8 spi;
 		u8 frameno;
 	} iter;
+	/* the stack buffer of bpf_dynptr_slice(), see invalidate_stack_slices() */
+	struct {
+		s16 lo;
+		s16 hi;
+		u8 frameno;
+		bool on_stack;
+	} slice_buf;
 	struct {
 		struct bpf_map *ptr;
 		int uid;
@@ -728,6 +735,61 @@ static void mark_dynptr_cb_reg(struct bpf_verifier_env *env,
 static int destroy_if_dynptr_stack_slot(struct bpf_verifier_env *env,
 				        struct bpf_func_state *state, int spi);
 
+static void mark_reg_invalid(const struct bpf_verifier_env *env, struct bpf_reg_state *reg);
+
+static bool slice_aliases_stack(const struct bpf_reg_state *reg, u32 frameno,
+				int lo, int hi)
+{
+	return base_type(reg->type) == PTR_TO_MEM && reg->buf_on_stack &&
+	       reg->buf_frameno == frameno && reg->buf_lo < hi && lo < reg->buf_hi;
+}
+
+/* bpf_dynptr_slice() of an skb or xdp dynptr returns the buffer the program
+ * passed in when the bytes are not linear, so the slice may alias the stack.
+ * A write through it bypasses the verifier's view of those bytes: once they
+ * hold state the verifier relies on (a spill, a known zero, a dynptr, an
+ * iterator), or once their frame is gone, the slice must die, or it forges
+ * that state (an iterator or a ringbuf dynptr whose pointer the program
+ * chose, a spilled pointer, a bound).
+ */
+static void invalidate_stack_slices(struct bpf_verifier_env *env, u32 frameno,
+				    int lo, int hi)
+{
+	struct bpf_func_state *state;
+	struct bpf_reg_state *reg;
+
+	bpf_for_each_reg_in_vstate(env->cur_state, state, reg, ({
+		if (slice_aliases_stack(reg, frameno, lo, hi))
+			mark_reg_invalid(env, reg);
+	}));
+}
+
+/* Stack bytes [lo, hi) of @state were just written: do they hold more than
+ * unknown bytes?
+ */
+static bool stack_range_typed(const struct bpf_func_state *state, int lo, int hi)
+{
+	int i, spi;
+	u8 type;
+
+	for (i = lo; i < hi; i++) {
+		if (i >= 0 || -i > state->allocated_stack)
+			continue;
+		spi = (-i - 1) / BPF_REG_SIZE;
+		type = state->stack[spi].slot_type[(-i - 1) % BPF_REG_SIZE];
+		if (type != STACK_MISC && type != STACK_INVALID)
+			return true;
+	}
+	return false;
+}
+
+static void stack_written(struct bpf_verifier_env *env,
+			  struct bpf_func_state *state, int lo, int hi)
+{
+	if (stack_range_typed(state, lo, hi))
+		invalidate_stack_slices(env, state->frameno, lo, hi);
+}
+
 static int mark_stack_slots_dynptr(struct bpf_verifier_env *env, struct bpf_reg_state *reg,
 				   enum bpf_arg_type arg_type, int insn_idx, int clone_ref_obj_id)
 {
@@ -738,6 +800,9 @@ static int mark_stack_slots_dynptr(struct bpf_verifier_env *env, struct bpf_reg_
 	spi = dynptr_get_spi(env, reg);
 	if (spi < 0)
 		return spi;
+
+	invalidate_stack_slices(env, state->frameno, -(spi + 1) * BPF_REG_SIZE,
+				-(spi - 1) * BPF_REG_SIZE);
 
 	/* We cannot assume both spi and spi - 1 belong to the same dynptr,
 	 * hence we need to call destroy_if_dynptr_stack_slot twice for both,
@@ -1056,6 +1121,9 @@ static int mark_stack_slots_iter(struct bpf_verifier_env *env,
 	id = acquire_reference_state(env, insn_idx);
 	if (id < 0)
 		return id;
+
+	invalidate_stack_slices(env, state->frameno, -(spi + 1) * BPF_REG_SIZE,
+				-(spi + 1 - nr_slots) * BPF_REG_SIZE);
 
 	for (i = 0; i < nr_slots; i++) {
 		struct bpf_stack_state *slot = &state->stack[spi - i];
@@ -5407,6 +5475,8 @@ static int check_stack_write(struct bpf_verifier_env *env,
 		off += reg->var_off.value;
 		err = check_stack_write_fixed_off(env, state, off, size,
 						  value_regno, insn_idx);
+		if (!err)
+			stack_written(env, state, off, off + size);
 	} else {
 		/* Variable offset stack reads need more conservative handling
 		 * than fixed offset ones.
@@ -5414,6 +5484,9 @@ static int check_stack_write(struct bpf_verifier_env *env,
 		err = check_stack_write_var_off(env, state,
 						ptr_regno, off, size,
 						value_regno, insn_idx);
+		if (!err)
+			stack_written(env, state, reg->smin_value + off,
+				      reg->smax_value + off + size);
 	}
 	return err;
 }
@@ -10801,6 +10874,9 @@ static int prepare_func_exit(struct bpf_verifier_env *env, int *insn_idx)
 		caller->regs[BPF_REG_0] = *r0;
 	}
 
+	/* The callee's stack is gone: so are slices of buffers on it. */
+	invalidate_stack_slices(env, callee->frameno, S16_MIN, 0);
+
 	/* callback_fn frame should have released its own additions to parent's
 	 * reference state at this point, or check_reference_leak would
 	 * complain, hence it must be the same as the caller. There is no need
@@ -13136,6 +13212,18 @@ static int fetch_kfunc_meta(struct bpf_verifier_env *env,
 
 static int check_return_code(struct bpf_verifier_env *env, int regno, const char *reg_name);
 
+/* Which stack bytes may the slice about to be returned point to? */
+static void record_slice_buf(struct bpf_kfunc_call_arg_meta *meta,
+			     const struct bpf_reg_state *buf)
+{
+	if (buf->type != PTR_TO_STACK)
+		return;
+	meta->slice_buf.on_stack = true;
+	meta->slice_buf.frameno = buf->frameno;
+	meta->slice_buf.lo = buf->smin_value + buf->off;
+	meta->slice_buf.hi = buf->smax_value + buf->off + meta->arg_constant.value;
+}
+
 static int check_kfunc_call(struct bpf_verifier_env *env, struct bpf_insn *insn,
 			    int *insn_idx_p)
 {
@@ -13311,6 +13399,10 @@ static int check_kfunc_call(struct bpf_verifier_env *env, struct bpf_insn *insn,
 		}
 	}
 
+	if (meta.func_id == special_kfunc_list[KF_bpf_dynptr_slice] ||
+	    meta.func_id == special_kfunc_list[KF_bpf_dynptr_slice_rdwr])
+		record_slice_buf(&meta, &regs[BPF_REG_3]);
+
 	for (i = 0; i < CALLER_SAVED_REGS; i++)
 		mark_reg_not_init(env, regs, caller_saved[i]);
 
@@ -13482,6 +13574,10 @@ static int check_kfunc_call(struct bpf_verifier_env *env, struct bpf_insn *insn,
 					return -EFAULT;
 				}
 				regs[BPF_REG_0].dynptr_id = meta.initialized_dynptr.id;
+				regs[BPF_REG_0].buf_on_stack = meta.slice_buf.on_stack;
+				regs[BPF_REG_0].buf_frameno = meta.slice_buf.frameno;
+				regs[BPF_REG_0].buf_lo = meta.slice_buf.lo;
+				regs[BPF_REG_0].buf_hi = meta.slice_buf.hi;
 
 				/* we don't need to set BPF_REG_0's ref obj id
 				 * because packet slices are not refcounted (see

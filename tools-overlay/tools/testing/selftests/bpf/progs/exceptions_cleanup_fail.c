@@ -976,4 +976,210 @@ int accept_throw_after_callee_discarded_original(void *ctx)
 	return 0;
 }
 
+/* ---- Slices of a stack buffer ---- */
+
+/* bpf_dynptr_slice_rdwr() of a non-linear skb returns the stack buffer it
+ * was given. Writing through such a slice once those bytes hold an
+ * iterator, a dynptr or a spill, or once their frame has returned, would
+ * forge what the verifier tracks there: an iterator or a ringbuf dynptr
+ * whose pointer bpf_throw (or the explicit destroy) hands to the kernel.
+ * These loaded on pristine 6.12 too.
+ */
+extern int bpf_dynptr_from_skb(struct __sk_buff *skb, __u64 flags,
+			       struct bpf_dynptr *ptr__uninit) __ksym;
+extern void *bpf_dynptr_slice_rdwr(const struct bpf_dynptr *ptr, __u32 offset,
+				   void *buffer__opt, __u32 buffer__szk) __ksym;
+
+#define SLICE_IMMS							\
+	__imm(bpf_dynptr_from_skb), __imm(bpf_dynptr_slice_rdwr)
+
+/* r6 = ctx; skb dynptr in fp-16; R7 = slice of the 16 bytes at fp-32 */
+#define SLICE_FP32							\
+	"r6 = r1;"							\
+	"r2 = 0;"							\
+	"r3 = r10;"							\
+	"r3 += -16;"							\
+	"call %[bpf_dynptr_from_skb];"					\
+	"r1 = 0;"							\
+	"*(u64 *)(r10 - 32) = r1;"					\
+	"*(u64 *)(r10 - 24) = r1;"					\
+	"r1 = r10;"							\
+	"r1 += -16;"							\
+	"r2 = 0;"							\
+	"r3 = r10;"							\
+	"r3 += -32;"							\
+	"r4 = 16;"							\
+	"call %[bpf_dynptr_slice_rdwr];"				\
+	"if r0 == 0 goto l0_%=;"					\
+	"r7 = r0;"
+
+/* The iterator's state, end and cur, written through the slice */
+SEC("?tc")
+__failure __msg("R7 invalid mem access 'scalar'")
+__naked int reject_slice_write_into_iter(void)
+{
+	asm volatile (
+	SLICE_FP32
+	"r1 = r10;"
+	"r1 += -24;"
+	"r2 = 0;"
+	"r3 = 10;"
+	"call %[bpf_iter_num_new];"
+	"r1 = 0x7fffffff;"
+	"*(u64 *)(r7 + 8) = r1;"
+	"r1 = r10;"
+	"r1 += -24;"
+	"call %[bpf_iter_num_destroy];"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: SLICE_IMMS, __imm(bpf_iter_num_new), __imm(bpf_iter_num_destroy)
+	: __clobber_all);
+}
+
+/* A ringbuf dynptr whose data pointer is 0x4141414141414141, discarded
+ * by the throw.
+ */
+SEC("?tc")
+__failure __msg("R7 invalid mem access 'scalar'")
+__naked int reject_slice_write_into_dynptr(void)
+{
+	asm volatile (
+	SLICE_FP32
+	"r1 = %[rb] ll;"
+	"r2 = 8;"
+	"r3 = 0;"
+	"r4 = r10;"
+	"r4 += -32;"
+	"call %[bpf_ringbuf_reserve_dynptr];"
+	"r1 = 0x4141414141414141 ll;"
+	"*(u64 *)(r7 + 0) = r1;"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: SLICE_IMMS, RB_IMMS, __imm(bpf_ringbuf_reserve_dynptr)
+	: __clobber_all);
+}
+
+/* A spilled ctx pointer replaced through the slice, then used */
+SEC("?tc")
+__failure __msg("R7 invalid mem access 'scalar'")
+__naked int reject_slice_write_into_spill(void)
+{
+	asm volatile (
+	SLICE_FP32
+	"*(u64 *)(r10 - 32) = r6;"
+	"r1 = 0x4141414141414141 ll;"
+	"*(u64 *)(r7 + 0) = r1;"
+	"r6 = *(u64 *)(r10 - 32);"
+	"r0 = *(u32 *)(r6 + %[mark]);"
+	"exit;"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: SLICE_IMMS, RB_IMMS
+	: __clobber_all);
+}
+
+/* A known zero made non-zero through the slice */
+SEC("?tc")
+__failure __msg("R7 invalid mem access 'scalar'")
+__naked int reject_slice_write_into_known_zero(void)
+{
+	asm volatile (
+	SLICE_FP32
+	"r1 = 0;"
+	"*(u32 *)(r10 - 32) = r1;"
+	"r1 = 1;"
+	"*(u32 *)(r7 + 0) = r1;"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: SLICE_IMMS
+	: __clobber_all);
+}
+
+/* Returns a slice of its own stack buffer, which dies with its frame */
+__used __naked __noinline static void slice_of_own_stack(void)
+{
+	asm volatile (
+	SLICE_FP32
+	"r0 = r7;"
+	"exit;"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: SLICE_IMMS
+	: __clobber_all);
+}
+
+SEC("?tc")
+__failure __msg("R0 invalid mem access 'scalar'")
+__naked int reject_slice_of_returned_frame(void)
+{
+	asm volatile (
+	"call slice_of_own_stack;"
+	"if r0 == 0 goto l0_%=;"
+	"r1 = 1;"
+	"*(u64 *)(r0 + 0) = r1;"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	::: __clobber_all);
+}
+
+/* Spills and iterators next to the buffer leave the slice alone */
+SEC("?tc")
+__success
+__naked int accept_slice_with_state_beside_buffer(void)
+{
+	asm volatile (
+	SLICE_FP32
+	"*(u64 *)(r10 - 40) = r6;"
+	"r1 = r10;"
+	"r1 += -48;"
+	"r2 = 0;"
+	"r3 = 10;"
+	"call %[bpf_iter_num_new];"
+	"r1 = 1;"
+	"*(u64 *)(r7 + 8) = r1;"
+	"r1 = *(u64 *)(r10 - 32);"
+	"*(u64 *)(r7 + 0) = r1;"
+	"r1 = r10;"
+	"r1 += -48;"
+	"call %[bpf_iter_num_destroy];"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: SLICE_IMMS, __imm(bpf_iter_num_new), __imm(bpf_iter_num_destroy)
+	: __clobber_all);
+}
+
+/* The usual use, which must keep loading (also gives the programs above
+ * the BTF of the two kfuncs).
+ */
+SEC("?tc")
+__success
+int accept_slice_of_stack_buffer(struct __sk_buff *skb)
+{
+	struct bpf_dynptr d;
+	__u64 buf[2] = {};
+	__u64 *p;
+
+	bpf_dynptr_from_skb(skb, 0, &d);
+	p = bpf_dynptr_slice_rdwr(&d, 0, buf, sizeof(buf));
+	if (!p)
+		return 0;
+	p[1] = p[0] + 1;
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
