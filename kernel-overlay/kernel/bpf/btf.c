@@ -8800,6 +8800,30 @@ static int btf_check_dtor_kfuncs(struct btf *btf, const struct btf_id_dtor_kfunc
 	return 0;
 }
 
+/* A type has one destructor entry: find_dtor() would pick either of two */
+static int check_dtor_dups(struct btf *btf, const struct btf_id_dtor_kfunc_tab *tab,
+			   const struct btf_id_dtor_kfunc *dtors, u32 cnt)
+{
+	u32 i, j, id;
+
+	for (i = 0; i < cnt; i++) {
+		id = btf_relocate_id(btf, dtors[i].btf_id);
+		for (j = 0; j < i; j++) {
+			if (btf_relocate_id(btf, dtors[j].btf_id) == id)
+				goto dup;
+		}
+		for (j = 0; tab && j < tab->cnt; j++) {
+			if (tab->dtors[j].btf_id == id)
+				goto dup;
+		}
+	}
+	return 0;
+dup:
+	pr_err("dtor kfunc %u: type %u already has a destructor\n",
+	       dtors[i].kfunc_btf_id, id);
+	return -EEXIST;
+}
+
 /* This function must be invoked only from initcalls/module init functions */
 int register_btf_id_dtor_kfuncs(const struct btf_id_dtor_kfunc *dtors, u32 add_cnt,
 				struct module *owner)
@@ -8832,6 +8856,10 @@ int register_btf_id_dtor_kfuncs(const struct btf_id_dtor_kfunc *dtors, u32 add_c
 		ret = -EINVAL;
 		goto end;
 	}
+
+	ret = check_dtor_dups(btf, tab, dtors, add_cnt);
+	if (ret)
+		goto end;
 
 	tab_cnt = tab ? tab->cnt : 0;
 	if (tab_cnt > U32_MAX - add_cnt) {
@@ -8869,8 +8897,10 @@ int register_btf_id_dtor_kfuncs(const struct btf_id_dtor_kfunc *dtors, u32 add_c
 	sort(tab->dtors, tab->cnt, sizeof(tab->dtors[0]), btf_id_cmp_func, NULL);
 
 end:
-	if (ret)
-		btf_free_dtor_kfunc_tab(btf);
+	/* Every failure happens before the table changes: keep what earlier
+	 * calls registered (for vmlinux, every subsystem's kptr and cleanup
+	 * destructors), rather than free it for one bad entry.
+	 */
 	btf_put(btf);
 	return ret;
 }

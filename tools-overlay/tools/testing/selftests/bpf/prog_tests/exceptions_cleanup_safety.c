@@ -141,8 +141,45 @@ static void test_blinding_refused(void)
 	ASSERT_OK(set_jit_harden(old, NULL), "bpf_jit_harden restored");
 }
 
+/* The kernel's boot-time test of destructor registration
+ * (kernel/bpf/dtor_selftest.c, CONFIG_BPF_DTOR_SELFTEST) logs one result
+ * line: find it in /dev/kmsg. Its cases are the registrations bpf_throw's
+ * table must refuse, and that a refusal keeps the earlier entries.
+ */
+static void test_dtor_registration(void)
+{
+	const char *key = "bpf_dtor_selftest: ";
+	int fd, passed = -1, failed = -1;
+	char rec[1024], *p;
+	ssize_t n;
+
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (!ASSERT_GE(fd, 0, "open /dev/kmsg"))
+		return;
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: go on */
+		if (n <= 0)
+			break;
+		rec[n] = 0;
+		p = strstr(rec, key);
+		if (p && strstr(p, " passed, "))
+			sscanf(p + strlen(key), "%d passed, %d failed", &passed, &failed);
+		else if (p)
+			fprintf(stderr, "%s", p);	/* a failed case says which */
+	}
+	close(fd);
+	if (!ASSERT_NEQ(passed, -1, "result line in the kernel log (CONFIG_BPF_DTOR_SELFTEST=y?)"))
+		return;
+	ASSERT_EQ(passed, 6, "cases passed");
+	ASSERT_EQ(failed, 0, "cases failed");
+}
+
 void test_exceptions_cleanup_safety(void)
 {
+	if (test__start_subtest("dtor_registration"))
+		test_dtor_registration();
 	if (test__start_subtest("fastcall_slot"))
 		run_case("fastcall_slot", 0, 0, true);
 	/* mark 0: R6 is NULL, written by a 32-bit insn */
