@@ -179,6 +179,11 @@ struct bpf_exc_tab {
 #define verbose(env, fmt, args...) bpf_log(&(env)->log, fmt, ##args)
 
 #define BPF_EXC_MAX_LOCS	(4 + MAX_BPF_STACK / BPF_REG_SIZE)
+/* Bounds on what the descriptors of one program may take, which grows with
+ * the throw sites times their frames: inserting one is linear in the count.
+ */
+#define BPF_EXC_MAX_DESCS	16384
+#define BPF_EXC_MAX_BYTES	(16 << 20)
 #define BPF_EXC_GFP		(GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
 
 /* R6-R9 first, then the stack from the frame pointer down */
@@ -692,23 +697,28 @@ static int loc_from_slot(struct exc_throw *t, struct bpf_exc_loc *loc,
 	return -EFAULT;
 }
 
-/* Describe every callee-saved register and stack slot of @frame */
+/* Describe every callee-saved register and stack slot of @frame. An
+ * uninitialized location is left out: merge_desc() takes a missing one
+ * for uninitialized, and most of a frame usually is.
+ */
 static int describe_frame(struct exc_throw *t, const struct bpf_func_state *frame,
 			  struct bpf_exc_loc *locs, u32 *cnt)
 {
 	int i, n = 0, err;
 
-	for (i = BPF_REG_6; i <= BPF_REG_9; i++, n++) {
+	for (i = BPF_REG_6; i <= BPF_REG_9; i++) {
 		locs[n] = (struct bpf_exc_loc){ .regno = i };
 		err = loc_from_reg(t, &locs[n], &frame->regs[i]);
 		if (err)
 			return err;
+		n += locs[n].what != BPF_EXC_UNINIT;
 	}
-	for (i = 0; i < frame->allocated_stack / BPF_REG_SIZE; i++, n++) {
+	for (i = 0; i < frame->allocated_stack / BPF_REG_SIZE; i++) {
 		locs[n] = (struct bpf_exc_loc){ .off = -(i + 1) * BPF_REG_SIZE };
 		err = loc_from_slot(t, &locs[n], frame, i);
 		if (err)
 			return err;
+		n += locs[n].what != BPF_EXC_UNINIT;
 	}
 	*cnt = n;
 	return 0;
@@ -826,7 +836,7 @@ merge_desc(struct exc_throw *t, struct bpf_exc_tab *tab,
 			free_desc(tab, desc);
 			return ERR_PTR(err);
 		}
-		n++;
+		n += desc->loc[n].what != BPF_EXC_UNINIT;
 	}
 	return shrink_desc(tab, desc, n);
 }
@@ -894,6 +904,12 @@ static int record_frame(struct exc_throw *t, struct bpf_exc_tab *tab, u32 pc,
 	int err;
 
 	log_frame(t->env, t->frameno, pc, locs, cnt, "throw at");
+	if (tab->bytes > BPF_EXC_MAX_BYTES ||
+	    (tab->cnt >= BPF_EXC_MAX_DESCS && !(pos < tab->cnt && tab->desc[pos]->pc == pc))) {
+		verbose(t->env, "bpf_throw at insn %d: the throws need more than %d frame descriptors or %d MiB for them; throw from fewer places, or through fewer frames\n",
+			t->env->insn_idx, BPF_EXC_MAX_DESCS, BPF_EXC_MAX_BYTES >> 20);
+		return -E2BIG;
+	}
 	if (pos < tab->cnt && tab->desc[pos]->pc == pc) {
 		desc = merge_desc(t, tab, tab->desc[pos], locs, cnt);
 		if (IS_ERR(desc))

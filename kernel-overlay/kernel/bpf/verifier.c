@@ -21493,6 +21493,10 @@ static int add_hidden_subprog(struct bpf_verifier_env *env, struct bpf_insn *pat
  * resources the throwing frame holds in R6-R9. Every bpf_throw call is
  * turned into a call of this hidden subprog: since it writes R6-R9, the
  * JIT saves them in its prologue, where the unwinder reads them.
+ * It has no BPF stack, so check_max_stack_depth() has nothing to add for
+ * it: its JIT frame is the return address, RBP and the callee-saved
+ * registers (under 64 bytes), which every frame's prologue pushes outside
+ * the 512-byte BPF stack limit too.
  */
 static int add_throw_trampoline(struct bpf_verifier_env *env)
 {

@@ -6,6 +6,7 @@
  */
 #include <test_progs.h>
 #include <network_helpers.h>
+#include <bpf/btf.h>
 
 #include "exceptions_cleanup_safety.skel.h"
 
@@ -141,6 +142,88 @@ static void test_blinding_refused(void)
 	ASSERT_OK(set_jit_harden(old, NULL), "bpf_jit_harden restored");
 }
 
+/* A tc program with @sites throw sites: site k throws when skb->mark == k.
+ * With @fill, each first spills a scalar into all 64 stack slots, so that
+ * every descriptor describes 64 locations (about 3 KiB).
+ */
+static int load_throw_sites(int sites, bool fill, char *log, size_t sz)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sz,
+		    .log_level = log ? 1 : 0);
+	int i, n = 0, id, fd = -ENOMEM;
+	struct bpf_insn *insns;
+	struct btf *btf;
+
+	btf = btf__load_vmlinux_btf();
+	if (!ASSERT_OK_PTR(btf, "vmlinux btf"))
+		return -EINVAL;
+	id = btf__find_by_name_kind(btf, "bpf_throw", BTF_KIND_FUNC);
+	btf__free(btf);
+	if (!ASSERT_GT(id, 0, "bpf_throw btf id"))
+		return -EINVAL;
+	insns = calloc(4 * sites + 80, sizeof(*insns));
+	if (!ASSERT_OK_PTR(insns, "insns"))
+		return -ENOMEM;
+	insns[n++] = BPF_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1,
+				 offsetof(struct __sk_buff, mark));
+	for (i = 1; fill && i <= 64; i++)
+		insns[n++] = BPF_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_2, -8 * i);
+	for (i = 0; i < sites; i++) {
+		insns[n++] = BPF_JMP_IMM(BPF_JNE, BPF_REG_2, i, 2);
+		insns[n++] = BPF_MOV64_IMM(BPF_REG_1, 0);
+		insns[n++] = BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0,
+					  BPF_PSEUDO_KFUNC_CALL, 0, id);
+	}
+	insns[n++] = BPF_MOV64_IMM(BPF_REG_0, 1);
+	insns[n++] = BPF_EXIT_INSN();
+	if (log)
+		log[0] = 0;
+	fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "throw_sites", "GPL",
+			   insns, n, &opts);
+	free(insns);
+	return fd;
+}
+
+/* One descriptor per throw site here: 16384 of them load, and throw;
+ * one more is refused, as are 6000 sites of 64 locations (over 16 MiB).
+ * Without the bounds a loader could make the verifier allocate a
+ * descriptor per site and frame, several KiB each, without limit.
+ */
+static void test_descriptor_limits(void)
+{
+	/* level 1 logs every insn: room for all of them, so that the load
+	 * fails with the verifier's error, not with -ENOSPC
+	 */
+	size_t sz = 64 << 20;
+	char *log = malloc(sz);
+	struct __sk_buff skb = { .mark = 16383 };
+	LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = &pkt_v4,
+		    .data_size_in = sizeof(pkt_v4), .ctx_in = &skb,
+		    .ctx_size_in = sizeof(skb));
+	const char *msg = "frame descriptors or 16 MiB for them";
+	int fd;
+
+	if (!ASSERT_OK_PTR(log, "log"))
+		return;
+	fd = load_throw_sites(16384, false, NULL, 0);
+	if (ASSERT_GE(fd, 0, "16384 sites load")) {
+		ASSERT_OK(bpf_prog_test_run_opts(fd, &topts), "test_run");
+		ASSERT_EQ(topts.retval, 0, "the last site threw");
+		close(fd);
+	}
+	fd = load_throw_sites(16385, false, log, sz);
+	ASSERT_EQ(fd, -E2BIG, "16385 sites refused");
+	ASSERT_HAS_SUBSTR(log, msg, "the log says why");
+	fd = load_throw_sites(6000, true, log, sz);
+	ASSERT_EQ(fd, -E2BIG, "6000 sites of 64 slots refused");
+	ASSERT_HAS_SUBSTR(log, msg, "the log says why");
+	fd = load_throw_sites(2000, true, NULL, 0);
+	ASSERT_GE(fd, 0, "2000 sites of 64 slots load");
+	if (fd >= 0)
+		close(fd);
+	free(log);
+}
+
 /* The kernel's boot-time test of destructor registration
  * (kernel/bpf/dtor_selftest.c, CONFIG_BPF_DTOR_SELFTEST) logs one result
  * line: find it in /dev/kmsg. Its cases are the registrations bpf_throw's
@@ -180,6 +263,8 @@ void test_exceptions_cleanup_safety(void)
 {
 	if (test__start_subtest("dtor_registration"))
 		test_dtor_registration();
+	if (test__start_subtest("descriptor_limits"))
+		test_descriptor_limits();
 	if (test__start_subtest("fastcall_slot"))
 		run_case("fastcall_slot", 0, 0, true);
 	/* mark 0: R6 is NULL, written by a 32-bit insn */
