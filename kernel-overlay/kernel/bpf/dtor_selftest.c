@@ -5,6 +5,8 @@
  * so a refusal that emptied it would leave every later throw holding a
  * task or a cpumask unable to load, and every map with a kptr too.
  */
+#define pr_fmt(fmt) "bpf_dtor_selftest: " fmt
+
 #include <linux/bpf.h>
 #include <linux/btf.h>
 #include <linux/btf_ids.h>
@@ -48,7 +50,7 @@ static bool __init dtor_case_ok(const struct dtor_case *c)
 
 	if (ret == c->want)
 		return true;
-	pr_err("bpf_dtor_selftest: %s: got %d, want %d\n", c->name, ret, c->want);
+	pr_err("%s: got %d, want %d\n", c->name, ret, c->want);
 	return false;
 }
 
@@ -60,7 +62,7 @@ static bool __init task_dtor_intact(void)
 	if (IS_ERR_OR_NULL(btf) ||
 	    btf_find_dtor_kfunc(btf, dtor_test_ids[0], BPF_DTOR_KPTR) != dtor_test_ids[1] ||
 	    !btf_find_cleanup_dtor(btf, dtor_test_ids[0])) {
-		pr_err("bpf_dtor_selftest: task_struct's destructor is gone\n");
+		pr_err("task_struct's destructor is gone\n");
 		return false;
 	}
 	return true;
@@ -76,7 +78,7 @@ static int __init bpf_dtor_selftest(void)
 		else
 			failed++;
 	}
-	pr_info("bpf_dtor_selftest: %d passed, %d failed\n", passed, failed);
+	pr_info("%d passed, %d failed\n", passed, failed);
 	return 0;
 }
 

@@ -1029,7 +1029,7 @@ int bpf_exc_patched_pos(struct bpf_verifier_env *env, u32 off,
 	for (i = 0; i < len; i++)
 		if (!memcmp(&patch[i], orig, sizeof(*orig)))
 			return i;
-	verbose(env, "insn %d: a rewrite after verification replaced this call, which bpf_throw unwinds through: cannot release what its frame holds\n",
+	verbose(env, "verifier internal error: insn %d: a rewrite after verification replaced this call, which bpf_throw unwinds through: cannot release what its frame holds\n",
 		env->insn_aux_data[off].orig_idx);
 	return -EFAULT;
 }

@@ -7,6 +7,9 @@
 #include <test_progs.h>
 #include <network_helpers.h>
 #include <bpf/btf.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <time.h>
 
 #include "exceptions_cleanup_safety.skel.h"
 
@@ -39,25 +42,76 @@ err:
 	return NULL;
 }
 
-/* Run @name once on a packet with skb->mark @mark; it must throw VAL, and
- * the ring buffer must end with @reserved more bytes produced and nothing
- * left busy or submitted.
+/* How a program is made to run: by BPF_PROG_TEST_RUN, or attached and
+ * fired from the kernel's own context (a tracepoint, a kprobe, a perf event
+ * in interrupt context).
  */
-static void run_case(const char *name, __u32 flags, __u32 mark, bool reserved)
+enum fire { TEST_RUN, TRAMPOLINE, TRACEPOINT, KPROBE, PERF_EVENT };
+
+/* A software perf event on this task's CPU clock every 100 us */
+static int open_cpu_clock(void)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100000,
+	};
+
+	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Attach @prog as @how says and make it run a few times */
+static int fire(struct bpf_program *prog, enum fire how, struct bpf_link **link,
+		int *pfd)
+{
+	struct timespec start, now;
+
+	if (how == PERF_EVENT) {
+		*pfd = open_cpu_clock();
+		if (!ASSERT_GE(*pfd, 0, "perf_event_open"))
+			return -1;
+		*link = bpf_program__attach_perf_event(prog, *pfd);
+	} else {
+		*link = bpf_program__attach(prog);
+	}
+	if (!ASSERT_OK_PTR(*link, "attach"))
+		return -1;
+	switch (how) {
+	case TRACEPOINT:
+		usleep(10000);	/* sched_switch */
+		break;
+	case KPROBE:
+		syscall(__NR_getpgid, 0);
+		break;
+	case PERF_EVENT:	/* 50 ms on the CPU: the timer fires */
+		clock_gettime(CLOCK_MONOTONIC, &start);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &now);
+		while ((now.tv_sec - start.tv_sec) * 1000000000L +
+			 now.tv_nsec - start.tv_nsec < 50000000L);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* Load @name with @flags and run it (@how); if it ran by test_run and
+ * @retval >= 0 it must return @retval. Its ring buffer must end with a
+ * record produced if @reserved (none otherwise), and with nothing left
+ * busy or submitted. A fired program is detached before the ring is read,
+ * so that no run is still in flight.
+ */
+static void run_prog(const char *name, __u32 flags, enum fire how,
+		     struct bpf_test_run_opts *topts, int retval, bool reserved)
 {
 	struct exceptions_cleanup_safety *skel = open_prog(name, flags);
-	struct __sk_buff skb = { .mark = mark };
 	struct ring_buffer *ringbuf = NULL;
+	struct bpf_link *link = NULL;
 	struct bpf_program *prog;
 	struct ring *ring;
-	int samples = 0;
-
-	LIBBPF_OPTS(bpf_test_run_opts, topts,
-		    .data_in = &pkt_v4,
-		    .data_size_in = sizeof(pkt_v4),
-		    .ctx_in = &skb,
-		    .ctx_size_in = sizeof(skb),
-	);
+	int samples = 0, pfd = -1;
 
 	if (!skel)
 		return;
@@ -68,9 +122,16 @@ static void run_case(const char *name, __u32 flags, __u32 mark, bool reserved)
 	if (!ASSERT_OK_PTR(ring, "ring"))
 		goto out;
 	prog = bpf_object__find_program_by_name(skel->obj, name);
-	if (!ASSERT_OK(bpf_prog_test_run_opts(bpf_program__fd(prog), &topts), "run"))
+	if (how != TEST_RUN && fire(prog, how, &link, &pfd))
 		goto out;
-	ASSERT_EQ(topts.retval, VAL, "retval is the thrown cookie");
+	if (topts) {
+		if (!ASSERT_OK(bpf_prog_test_run_opts(bpf_program__fd(prog), topts), "run"))
+			goto out;
+		if (how == TEST_RUN && retval >= 0)
+			ASSERT_EQ(topts->retval, retval, "retval is the thrown cookie");
+	}
+	bpf_link__destroy(link);
+	link = NULL;
 	ASSERT_GE(ring_buffer__consume(ringbuf), 0, "consume");
 	ASSERT_EQ(samples, 0, "records submitted");
 	if (reserved)
@@ -78,9 +139,31 @@ static void run_case(const char *name, __u32 flags, __u32 mark, bool reserved)
 	else
 		ASSERT_EQ(ring__producer_pos(ring), 0, "no record reserved");
 	ASSERT_EQ(ring__avail_data_size(ring), 0, "record released (none busy)");
+	ASSERT_EQ(skel->bss->fell_through, 0, "every run threw");
 out:
+	bpf_link__destroy(link);
+	if (pfd >= 0)
+		close(pfd);
 	ring_buffer__free(ringbuf);
 	exceptions_cleanup_safety__destroy(skel);
+}
+
+/* Run @name once on a packet with skb->mark @mark; it must throw VAL, and
+ * the ring buffer must end with @reserved more bytes produced and nothing
+ * left busy or submitted.
+ */
+static void run_case(const char *name, __u32 flags, __u32 mark, bool reserved)
+{
+	struct __sk_buff skb = { .mark = mark };
+
+	LIBBPF_OPTS(bpf_test_run_opts, topts,
+		    .data_in = &pkt_v4,
+		    .data_size_in = sizeof(pkt_v4),
+		    .ctx_in = &skb,
+		    .ctx_size_in = sizeof(skb),
+	);
+
+	run_prog(name, flags, TEST_RUN, &topts, VAL, reserved);
 }
 
 #define JIT_HARDEN "/proc/sys/net/core/bpf_jit_harden"
@@ -140,6 +223,58 @@ static void test_blinding_refused(void)
 	err = load_logged("throw_holding_nothing", log, sizeof(log));
 	ASSERT_OK(err, "holding nothing: loads");
 	ASSERT_OK(set_jit_harden(old, NULL), "bpf_jit_harden restored");
+}
+
+/* bpf_throw is a kfunc of every program type: each throws holding a
+ * record, run by test_run where the kernel offers it, else attached and
+ * fired from its own context, down to a perf event's timer interrupt.
+ * Those that cannot be fired here only load. (No lwt_*: the test kernels
+ * have no CONFIG_LWTUNNEL_BPF.)
+ */
+static void test_program_types(void)
+{
+	static const char * const load_only[] = {
+		"type_lsm", "type_cgroup_sock", "type_cgroup_sock_addr",
+		"type_sockops", "type_sk_msg", "type_sk_skb",
+		"type_cgroup_sysctl", "type_cgroup_sockopt", "type_sk_reuseport",
+	};
+	struct bpf_sk_lookup lookup = {
+		.family = AF_INET, .protocol = IPPROTO_TCP,
+		.remote_ip4 = htonl(0x7f000001), .remote_port = htons(5555),
+		.local_ip4 = htonl(0x7f000001), .local_port = 6666,
+	};
+	LIBBPF_OPTS(bpf_test_run_opts, pkt, .data_in = &pkt_v4,
+		    .data_size_in = sizeof(pkt_v4));
+	struct bpf_flow_keys keys;
+	/* the flow keys are copied out: without room for them, -ENOSPC */
+	LIBBPF_OPTS(bpf_test_run_opts, flow, .data_in = &pkt_v4,
+		    .data_size_in = sizeof(pkt_v4), .data_out = &keys,
+		    .data_size_out = sizeof(keys));
+	LIBBPF_OPTS(bpf_test_run_opts, none);
+	LIBBPF_OPTS(bpf_test_run_opts, sk, .ctx_in = &lookup,
+		    .ctx_size_in = sizeof(lookup));
+	struct exceptions_cleanup_safety *skel;
+	int i;
+
+	run_prog("type_socket", 0, TEST_RUN, &pkt, VAL, true);
+	run_prog("type_tc", 0, TEST_RUN, &pkt, VAL, true);
+	run_prog("type_xdp", 0, TEST_RUN, &pkt, VAL, true);
+	run_prog("type_cgroup_skb", 0, TEST_RUN, &pkt, 1, true);
+	run_prog("type_flow_dissector", 0, TEST_RUN, &flow, VAL, true);
+	run_prog("type_netfilter", 0, TEST_RUN, &pkt, 1, true);
+	run_prog("type_raw_tp", 0, TEST_RUN, &none, VAL, true);
+	run_prog("type_syscall", 0, TEST_RUN, &none, VAL, true);
+	run_prog("type_sk_lookup", 0, TEST_RUN, &sk, 1, true);
+	/* test_run of an fentry program calls its target, bpf_fentry_test1 */
+	run_prog("type_fentry", 0, TRAMPOLINE, &none, -1, true);
+	run_prog("type_kprobe", 0, KPROBE, NULL, -1, true);
+	run_prog("type_tracepoint", 0, TRACEPOINT, NULL, -1, true);
+	run_prog("type_perf_event", 0, PERF_EVENT, NULL, -1, true);
+	for (i = 0; i < ARRAY_SIZE(load_only); i++) {
+		skel = open_prog(load_only[i], 0);
+		ASSERT_OK_PTR(skel, load_only[i]);
+		exceptions_cleanup_safety__destroy(skel);
+	}
 }
 
 /* A tc program with @sites throw sites: site k throws when skb->mark == k.
@@ -265,6 +400,8 @@ void test_exceptions_cleanup_safety(void)
 		test_dtor_registration();
 	if (test__start_subtest("descriptor_limits"))
 		test_descriptor_limits();
+	if (test__start_subtest("program_types"))
+		test_program_types();
 	if (test__start_subtest("fastcall_slot"))
 		run_case("fastcall_slot", 0, 0, true);
 	/* mark 0: R6 is NULL, written by a 32-bit insn */

@@ -187,4 +187,59 @@ __naked int throw_holding_nothing(void)
 	: __clobber_all);
 }
 
+/* ---- Every program type may throw ----
+ *
+ * bpf_throw is a kfunc of every program type. Each of these holds a record
+ * when it throws, from the context its type runs in: a socket filter, tc,
+ * XDP, cgroup skb, flow dissector, raw tracepoint, syscall, sk_lookup and
+ * netfilter program run by BPF_PROG_TEST_RUN, an fentry program from its
+ * trampoline, a kprobe, a tracepoint and a perf event attached and fired.
+ * The cookie is one the type may return. Others only load.
+ */
+int throw_now = 1;
+int fell_through;	/* set only when a run did not throw */
+
+static __always_inline int hold_and_throw(u64 cookie)
+{
+	long *r = bpf_ringbuf_reserve(&rb, 8, 0);
+
+	if (!r)
+		return cookie;
+	if (throw_now)
+		bpf_throw(cookie);
+	fell_through = 1;
+	bpf_ringbuf_discard(r, 0);
+	return cookie;
+}
+
+#define THROWER(sec, name, cookie)		\
+SEC("?" sec)					\
+int name(void *ctx)				\
+{						\
+	return hold_and_throw(cookie);		\
+}
+
+THROWER("socket", type_socket, VAL)
+THROWER("tc", type_tc, VAL)
+THROWER("xdp", type_xdp, VAL)
+THROWER("cgroup_skb/ingress", type_cgroup_skb, 1)
+THROWER("flow_dissector", type_flow_dissector, VAL)
+THROWER("raw_tp", type_raw_tp, VAL)
+THROWER("syscall", type_syscall, VAL)
+THROWER("sk_lookup", type_sk_lookup, 1)
+THROWER("netfilter", type_netfilter, 1)
+THROWER("fentry/bpf_fentry_test1", type_fentry, 0)
+THROWER("kprobe/" SYS_PREFIX "sys_getpgid", type_kprobe, VAL)
+THROWER("tp/sched/sched_switch", type_tracepoint, VAL)
+THROWER("perf_event", type_perf_event, VAL)
+THROWER("lsm/file_open", type_lsm, 0)
+THROWER("cgroup/sock_create", type_cgroup_sock, 1)
+THROWER("cgroup/connect4", type_cgroup_sock_addr, 1)
+THROWER("sockops", type_sockops, 1)
+THROWER("sk_msg", type_sk_msg, 1)
+THROWER("sk_skb/stream_verdict", type_sk_skb, 1)
+THROWER("cgroup/sysctl", type_cgroup_sysctl, 1)
+THROWER("cgroup/getsockopt", type_cgroup_sockopt, 1)
+THROWER("sk_reuseport", type_sk_reuseport, 1)
+
 char _license[] SEC("license") = "GPL";
