@@ -13216,6 +13216,17 @@ static int check_return_code(struct bpf_verifier_env *env, int regno, const char
 static void record_slice_buf(struct bpf_kfunc_call_arg_meta *meta,
 			     const struct bpf_reg_state *buf)
 {
+	/* A slice of a stack buffer may itself be the buffer: at run time
+	 * the new slice is then the same stack bytes, so it inherits the
+	 * whole range the first one covers.
+	 */
+	if (base_type(buf->type) == PTR_TO_MEM && buf->buf_on_stack) {
+		meta->slice_buf.on_stack = true;
+		meta->slice_buf.frameno = buf->buf_frameno;
+		meta->slice_buf.lo = buf->buf_lo;
+		meta->slice_buf.hi = buf->buf_hi;
+		return;
+	}
 	if (buf->type != PTR_TO_STACK)
 		return;
 	meta->slice_buf.on_stack = true;
