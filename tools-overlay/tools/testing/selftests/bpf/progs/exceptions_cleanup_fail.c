@@ -1013,6 +1013,36 @@ extern void *bpf_dynptr_slice_rdwr(const struct bpf_dynptr *ptr, __u32 offset,
 	"if r0 == 0 goto l0_%=;"					\
 	"r7 = r0;"
 
+/* Iterator state, end and cur, built in fp-24 and forged through the
+ * slice in register S
+ */
+#define FORGE_ITER(S)							\
+	"r1 = r10;"							\
+	"r1 += -24;"							\
+	"r2 = 0;"							\
+	"r3 = 10;"							\
+	"call %[bpf_iter_num_new];"					\
+	"r1 = 0x7fffffff;"						\
+	"*(u64 *)(" S " + 8) = r1;"					\
+	"r1 = r10;"							\
+	"r1 += -24;"							\
+	"call %[bpf_iter_num_destroy];"
+
+/* A ringbuf dynptr at fp-32 whose data pointer, forged through the
+ * slice in register S, is 0x4141414141414141, discarded by the throw
+ */
+#define FORGE_DYN(S)							\
+	"r1 = %[rb] ll;"						\
+	"r2 = 8;"							\
+	"r3 = 0;"							\
+	"r4 = r10;"							\
+	"r4 += -32;"							\
+	"call %[bpf_ringbuf_reserve_dynptr];"				\
+	"r1 = 0x4141414141414141 ll;"					\
+	"*(u64 *)(" S " + 0) = r1;"					\
+	"r1 = %[val];"							\
+	"call %[bpf_throw];"
+
 /* The iterator's state, end and cur, written through the slice */
 SEC("?tc")
 __failure __msg("R7 invalid mem access 'scalar'")
@@ -1020,16 +1050,7 @@ __naked int reject_slice_write_into_iter(void)
 {
 	asm volatile (
 	SLICE_FP32
-	"r1 = r10;"
-	"r1 += -24;"
-	"r2 = 0;"
-	"r3 = 10;"
-	"call %[bpf_iter_num_new];"
-	"r1 = 0x7fffffff;"
-	"*(u64 *)(r7 + 8) = r1;"
-	"r1 = r10;"
-	"r1 += -24;"
-	"call %[bpf_iter_num_destroy];"
+	FORGE_ITER("r7")
 "l0_%=:"
 	"r0 = 0;"
 	"exit;"
@@ -1047,16 +1068,7 @@ __naked int reject_slice_write_into_dynptr(void)
 {
 	asm volatile (
 	SLICE_FP32
-	"r1 = %[rb] ll;"
-	"r2 = 8;"
-	"r3 = 0;"
-	"r4 = r10;"
-	"r4 += -32;"
-	"call %[bpf_ringbuf_reserve_dynptr];"
-	"r1 = 0x4141414141414141 ll;"
-	"*(u64 *)(r7 + 0) = r1;"
-	"r1 = %[val];"
-	"call %[bpf_throw];"
+	FORGE_DYN("r7")
 "l0_%=:"
 	"r0 = 0;"
 	"exit;"
@@ -1133,6 +1145,129 @@ __naked int reject_slice_of_returned_frame(void)
 	"r0 = 0;"
 	"exit;"
 	::: __clobber_all);
+}
+
+/* R8 = a slice whose buffer is the slice in R7: at run time it may be
+ * the same stack bytes, fp-32 to fp-17.
+ */
+#define SLICE_OF_SLICE							\
+	"r1 = r10;"							\
+	"r1 += -16;"							\
+	"r2 = 0;"							\
+	"r3 = r7;"							\
+	"r4 = 16;"							\
+	"call %[bpf_dynptr_slice_rdwr];"				\
+	"if r0 == 0 goto l0_%=;"					\
+	"r8 = r0;"
+
+/* An iterator built under a slice of the stack slice, then forged
+ * through the second slice.
+ */
+SEC("?tc")
+__failure __msg("R8 invalid mem access 'scalar'")
+__naked int reject_slice_of_slice_write_into_iter(void)
+{
+	asm volatile (
+	SLICE_FP32
+	SLICE_OF_SLICE
+	FORGE_ITER("r8")
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: SLICE_IMMS, __imm(bpf_iter_num_new), __imm(bpf_iter_num_destroy)
+	: __clobber_all);
+}
+
+/* The ringbuf dynptr of the throw, forged through the second slice */
+SEC("?tc")
+__failure __msg("R8 invalid mem access 'scalar'")
+__naked int reject_slice_of_slice_write_into_dynptr(void)
+{
+	asm volatile (
+	SLICE_FP32
+	SLICE_OF_SLICE
+	FORGE_DYN("r8")
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: SLICE_IMMS, RB_IMMS, __imm(bpf_ringbuf_reserve_dynptr)
+	: __clobber_all);
+}
+
+/* A spilled ctx pointer replaced through the second slice */
+SEC("?tc")
+__failure __msg("R8 invalid mem access 'scalar'")
+__naked int reject_slice_of_slice_write_into_spill(void)
+{
+	asm volatile (
+	SLICE_FP32
+	SLICE_OF_SLICE
+	"*(u64 *)(r10 - 24) = r6;"
+	"r1 = 0x4141414141414141 ll;"
+	"*(u64 *)(r8 + 8) = r1;"
+	"r6 = *(u64 *)(r10 - 24);"
+	"r0 = *(u32 *)(r6 + %[mark]);"
+	"exit;"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: SLICE_IMMS, RB_IMMS
+	: __clobber_all);
+}
+
+/* Returns a slice of a slice of its own stack buffer */
+__used __naked __noinline static void slice_of_slice_of_own_stack(void)
+{
+	asm volatile (
+	SLICE_FP32
+	SLICE_OF_SLICE
+	"r0 = r8;"
+	"exit;"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: SLICE_IMMS
+	: __clobber_all);
+}
+
+SEC("?tc")
+__failure __msg("R0 invalid mem access 'scalar'")
+__naked int reject_slice_of_slice_of_returned_frame(void)
+{
+	asm volatile (
+	"call slice_of_slice_of_own_stack;"
+	"if r0 == 0 goto l0_%=;"
+	"r1 = 1;"
+	"*(u64 *)(r0 + 0) = r1;"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	::: __clobber_all);
+}
+
+/* Both slices stay usable while their bytes hold nothing else */
+SEC("?tc")
+__success
+__naked int accept_slice_of_slice(void)
+{
+	asm volatile (
+	SLICE_FP32
+	SLICE_OF_SLICE
+	"r1 = *(u64 *)(r7 + 0);"
+	"*(u64 *)(r8 + 8) = r1;"
+	"*(u64 *)(r10 - 40) = r6;"
+	"r1 = *(u64 *)(r8 + 0);"
+	"*(u64 *)(r7 + 8) = r1;"
+"l0_%=:"
+	"r0 = 0;"
+	"exit;"
+	:
+	: SLICE_IMMS
+	: __clobber_all);
 }
 
 /* Spills and iterators next to the buffer leave the slice alone */
