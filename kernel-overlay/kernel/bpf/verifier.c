@@ -7911,6 +7911,12 @@ static int check_stack_range_initialized(
 		max_off = reg->smax_value + off;
 	}
 
+	/* Helper and kfunc stack arguments are stack accesses too: one in
+	 * the bpf_fastcall spill area keeps the spills, or a buffer, a key
+	 * or a slice would lie outside the frame once they are removed.
+	 */
+	check_fastcall_stack_contract(env, state, env->insn_idx, min_off);
+
 	if (meta && meta->raw_mode) {
 		/* Ensure we won't be overwriting dynptrs when simulating byte
 		 * by byte access in check_helper_call using meta.access_size.

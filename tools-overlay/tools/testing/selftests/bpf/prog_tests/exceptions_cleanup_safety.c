@@ -394,6 +394,57 @@ static void test_dtor_registration(void)
 	ASSERT_EQ(failed, 0, "cases failed");
 }
 
+#define FASTCALL_KEY 0x77
+
+/* A helper's key in the bpf_fastcall spill slot: the map must hold the
+ * key the program spilled there, and nothing else (not the caller's R6).
+ */
+static void test_fastcall_helper_key(void)
+{
+	struct exceptions_cleanup_safety *skel;
+	__u64 key = 0, next;
+	int fd;
+
+	LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = &pkt_v4,
+		    .data_size_in = sizeof(pkt_v4));
+
+	skel = open_prog("fastcall_helper_key", 0);
+	if (!skel)
+		return;
+	if (!ASSERT_OK(bpf_prog_test_run_opts(bpf_program__fd(skel->progs.fastcall_helper_key),
+					      &topts), "run"))
+		goto out;
+	fd = bpf_map__fd(skel->maps.fastcall_keys);
+	if (!ASSERT_OK(bpf_map_get_next_key(fd, NULL, &key), "a key"))
+		goto out;
+	ASSERT_EQ(key, FASTCALL_KEY, "the key is the spilled one");
+	ASSERT_EQ(bpf_map_get_next_key(fd, &key, &next), -ENOENT, "one key");
+out:
+	exceptions_cleanup_safety__destroy(skel);
+}
+
+/* A kfunc's buffer in the spill slot: a slice across the end of the
+ * linear part of a multi-buffer packet is copied into it, and the
+ * caller's R6 (returned) must not be what was copied.
+ */
+static void test_fastcall_kfunc_buffer(void)
+{
+	struct exceptions_cleanup_safety *skel;
+	static char pkt[5000];
+
+	LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = pkt,
+		    .data_size_in = sizeof(pkt));
+
+	memset(pkt, 0xab, sizeof(pkt));
+	skel = open_prog("fastcall_kfunc_buffer", 0);
+	if (!skel)
+		return;
+	if (ASSERT_OK(bpf_prog_test_run_opts(bpf_program__fd(skel->progs.fastcall_kfunc_buffer),
+					     &topts), "run"))
+		ASSERT_EQ(topts.retval, 7, "the caller's R6 is intact");
+	exceptions_cleanup_safety__destroy(skel);
+}
+
 void test_exceptions_cleanup_safety(void)
 {
 	if (test__start_subtest("dtor_registration"))
@@ -404,6 +455,10 @@ void test_exceptions_cleanup_safety(void)
 		test_program_types();
 	if (test__start_subtest("fastcall_slot"))
 		run_case("fastcall_slot", 0, 0, true);
+	if (test__start_subtest("fastcall_helper_key"))
+		test_fastcall_helper_key();
+	if (test__start_subtest("fastcall_kfunc_buffer"))
+		test_fastcall_kfunc_buffer();
 	/* mark 0: R6 is NULL, written by a 32-bit insn */
 	if (test__start_subtest("rnd_hi32_null"))
 		run_case("rnd_hi32_null", BPF_F_TEST_RND_HI32, 0, false);

@@ -187,6 +187,121 @@ __naked int throw_holding_nothing(void)
 	: __clobber_all);
 }
 
+/* ---- Helper and kfunc stack arguments in the bpf_fastcall area ----
+ *
+ * A spill/fill pair around bpf_get_smp_processor_id() is removed after
+ * do_check, and the stack shrinks above it, unless something else touches
+ * the slot. A helper's key or a kfunc's buffer there touches it too (and
+ * a throw's descriptor can name a slice of it). Had the pair gone, the
+ * slot would be the caller's R6 that the callee's prologue pushed there:
+ * the helper would read it, the kfunc overwrite it.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4);
+	__type(key, u64);
+	__type(value, u64);
+} fastcall_keys SEC(".maps");
+
+#define FASTCALL_KEY 0x77
+
+extern int bpf_dynptr_from_xdp(struct xdp_md *xdp, __u64 flags,
+			       struct bpf_dynptr *ptr__uninit) __ksym;
+extern void *bpf_dynptr_slice(const struct bpf_dynptr *ptr, __u32 offset,
+			      void *buffer__opt, __u32 buffer__szk) __ksym;
+
+/* Gives the kfuncs above the BTF FUNC records libbpf needs (see above) */
+__noinline int fastcall_kfunc_btf_root(struct xdp_md *xdp)
+{
+	struct bpf_dynptr d;
+
+	bpf_dynptr_from_xdp(xdp, 0, &d);
+	return bpf_dynptr_slice(&d, 0, NULL, 1) != NULL;
+}
+
+/* fastcall_keys[fp-8] = fp-8, fp-8 being the spill slot */
+__used __naked __noinline static void fastcall_helper_key_sub(void)
+{
+	asm volatile (
+	"r6 = 0;"
+	"r1 = %[key];"
+	"*(u64 *)(r10 - 8) = r1;"
+	"call %[bpf_get_smp_processor_id];"
+	"r1 = *(u64 *)(r10 - 8);"
+	"r1 = %[fastcall_keys] ll;"
+	"r2 = r10;"
+	"r2 += -8;"
+	"r3 = r10;"
+	"r3 += -8;"
+	"r4 = 0;"
+	"call %[bpf_map_update_elem];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: __imm(bpf_get_smp_processor_id), __imm(bpf_map_update_elem),
+	  __imm_addr(fastcall_keys), __imm_const(key, FASTCALL_KEY)
+	: __clobber_all);
+}
+
+SEC("?tc")
+__naked int fastcall_helper_key(void)
+{
+	asm volatile (
+	"r6 = 0x4141414141414141 ll;"
+	"call fastcall_helper_key_sub;"
+	"r0 = 0;"
+	"exit;"
+	::: __clobber_all);
+}
+
+/* The xdp dynptr is at fp-16; the spill slot fp-24 is the buffer of a
+ * slice that straddles the end of the linear part, so that the kfunc
+ * copies the 8 packet bytes there.
+ */
+__used __naked __noinline static void fastcall_kfunc_buffer_sub(void)
+{
+	asm volatile (
+	"r6 = r1;"
+	"r2 = 0;"
+	"r3 = r10;"
+	"r3 += -16;"
+	"call %[bpf_dynptr_from_xdp];"
+	"r1 = 0;"
+	"*(u64 *)(r10 - 24) = r1;"
+	"call %[bpf_get_smp_processor_id];"
+	"r1 = *(u64 *)(r10 - 24);"
+	"r2 = *(u32 *)(r6 + %[data_end]);"
+	"r1 = *(u32 *)(r6 + %[data]);"
+	"r2 -= r1;"
+	"r2 -= 4;"
+	"r1 = r10;"
+	"r1 += -16;"
+	"r3 = r10;"
+	"r3 += -24;"
+	"r4 = 8;"
+	"call %[bpf_dynptr_slice];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: __imm(bpf_get_smp_processor_id), __imm(bpf_dynptr_from_xdp),
+	  __imm(bpf_dynptr_slice),
+	  __imm_const(data, offsetof(struct xdp_md, data)),
+	  __imm_const(data_end, offsetof(struct xdp_md, data_end))
+	: __clobber_all);
+}
+
+/* Returns its R6, 7, unless the kfunc wrote packet bytes over it */
+SEC("?xdp.frags")
+__naked int fastcall_kfunc_buffer(void)
+{
+	asm volatile (
+	"r6 = 7;"
+	"call fastcall_kfunc_buffer_sub;"
+	"r0 = r6;"
+	"exit;"
+	::: __clobber_all);
+}
+
 /* ---- Every program type may throw ----
  *
  * bpf_throw is a kfunc of every program type. Each of these holds a record
