@@ -12816,7 +12816,14 @@ static int check_kfunc_args(struct bpf_verifier_env *env, struct bpf_kfunc_call_
 		case KF_ARG_PTR_TO_NULL:
 			continue;
 		case KF_ARG_PTR_TO_MAP:
-			if (!reg->map_ptr) {
+			/* map_ptr is valid only in a map pointer: in another
+			 * type (a ring buffer record, a dynptr slice, a BTF
+			 * pointer) the union holds that type's fields. A BTF
+			 * pointer to a struct bpf_map is checked as such
+			 * below, but a bpf_wq needs the map it came from.
+			 */
+			if (reg->type != CONST_PTR_TO_MAP &&
+			    (base_type(reg->type) != PTR_TO_BTF_ID || meta->map.ptr)) {
 				verbose(env, "pointer in R%d isn't map pointer\n", regno);
 				return -EINVAL;
 			}

@@ -1317,4 +1317,60 @@ int accept_slice_of_stack_buffer(struct __sk_buff *skb)
 	return 0;
 }
 
+/* A kfunc's __map argument must be a map pointer, not another pointer
+ * whose register union the verifier would read as one: the slice's size
+ * and dynptr id, the record's size. These crashed the verifier at load
+ * on pristine 6.12.
+ */
+struct wq_elem {
+	struct bpf_wq w;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct wq_elem);
+} wqs SEC(".maps");
+
+SEC("?tc")
+__failure __msg("pointer in R2 isn't map pointer")
+int reject_wq_init_with_slice(struct __sk_buff *skb)
+{
+	struct wq_elem *e;
+	struct bpf_dynptr d;
+	__u64 buf[2] = {};
+	int key = 0;
+	void *p;
+
+	e = bpf_map_lookup_elem(&wqs, &key);
+	if (!e)
+		return 0;
+	bpf_dynptr_from_skb(skb, 0, &d);
+	p = bpf_dynptr_slice_rdwr(&d, 0, buf, sizeof(buf));
+	if (!p)
+		return 0;
+	bpf_wq_init(&e->w, p, 0);
+	return 0;
+}
+
+SEC("?tc")
+__failure __msg("pointer in R2 isn't map pointer")
+int reject_wq_init_with_record(struct __sk_buff *skb)
+{
+	struct wq_elem *e;
+	int key = 0;
+	void *r;
+
+	e = bpf_map_lookup_elem(&wqs, &key);
+	if (!e)
+		return 0;
+	r = bpf_ringbuf_reserve(&rb, 8, 0);
+	if (!r)
+		return 0;
+	bpf_wq_init(&e->w, r, 0);
+	bpf_ringbuf_discard(r, 0);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
