@@ -125,6 +125,10 @@ struct bpf_reg_state {
 			 * dynptr.
 			 */
 			bool first_slot;
+			/* A global subprog's argument: the caller may have
+			 * passed any kind, an skb or xdp one too.
+			 */
+			bool any_kind;
 		} dynptr;
 
 		/* For bpf_iter stack slots */

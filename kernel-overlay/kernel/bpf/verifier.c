@@ -1954,6 +1954,7 @@ static void __mark_dynptr_reg(struct bpf_reg_state *reg, enum bpf_dynptr_type ty
 	reg->id = dynptr_id;
 	reg->dynptr.type = type;
 	reg->dynptr.first_slot = first_slot;
+	reg->dynptr.any_kind = false;
 }
 
 static void mark_ptr_not_null_reg(struct bpf_reg_state *reg)
@@ -9318,8 +9319,12 @@ static enum bpf_dynptr_type dynptr_get_type(struct bpf_verifier_env *env,
 	struct bpf_func_state *state = func(env, reg);
 	int spi;
 
+	/* A global subprog cannot know what its caller passed: it is an skb
+	 * dynptr for what depends on the kind, so that writes through it
+	 * change packet data and its slices die with packet pointers.
+	 */
 	if (reg->type == CONST_PTR_TO_DYNPTR)
-		return reg->dynptr.type;
+		return reg->dynptr.any_kind ? BPF_DYNPTR_TYPE_SKB : reg->dynptr.type;
 
 	spi = __get_spi(reg->off);
 	if (spi < 0) {
@@ -17424,6 +17429,11 @@ static int visit_insn(int t, struct bpf_verifier_env *env)
 		}
 		if (bpf_helper_call(insn) && bpf_helper_changes_pkt_data(insn->imm))
 			mark_subprog_changes_pkt_data(env, t);
+		/* A write through an skb dynptr may reallocate the head; the
+		 * kind of the dynptr is not known here.
+		 */
+		if (bpf_helper_call(insn) && insn->imm == BPF_FUNC_dynptr_write)
+			mark_subprog_changes_pkt_data(env, t);
 		if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
 			struct bpf_kfunc_call_arg_meta meta;
 
@@ -22708,8 +22718,9 @@ static int do_check_common(struct bpf_verifier_env *env, int subprog)
 				reg->type = SCALAR_VALUE;
 				mark_reg_unknown(env, regs, i);
 			} else if (arg->arg_type == (ARG_PTR_TO_DYNPTR | MEM_RDONLY)) {
-				/* assume unspecial LOCAL dynptr type */
+				/* a LOCAL dynptr that may be any kind */
 				__mark_dynptr_reg(reg, BPF_DYNPTR_TYPE_LOCAL, true, ++env->id_gen);
+				reg->dynptr.any_kind = true;
 			} else if (base_type(arg->arg_type) == ARG_PTR_TO_MEM) {
 				reg->type = PTR_TO_MEM;
 				if (arg->arg_type & PTR_MAYBE_NULL)

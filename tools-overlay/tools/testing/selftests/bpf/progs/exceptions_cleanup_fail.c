@@ -1373,4 +1373,80 @@ int reject_wq_init_with_record(struct __sk_buff *skb)
 	return 0;
 }
 
+/* A global subprog's dynptr argument may be an skb dynptr whatever the
+ * verifier assumed: its slices must die when the packet changes (here
+ * bpf_skb_change_head() may free the head they point into), and a write
+ * through it may reallocate the head under the caller's packet pointers.
+ * Both loaded on pristine 6.12.
+ */
+__noinline int global_slice_then_change_head(struct __sk_buff *skb,
+					     struct bpf_dynptr *d)
+{
+	__u64 buf[2] = {};
+	__u64 *p;
+
+	p = bpf_dynptr_slice_rdwr(d, 0, buf, sizeof(buf));
+	if (!p)
+		return 0;
+	bpf_skb_change_head(skb, 64, 0);
+	p[0] = 1;
+	return 0;
+}
+
+SEC("?tc")
+__failure __msg("invalid mem access 'scalar'")
+int reject_global_slice_after_change_head(struct __sk_buff *skb)
+{
+	struct bpf_dynptr d;
+
+	bpf_dynptr_from_skb(skb, 0, &d);
+	return global_slice_then_change_head(skb, &d);
+}
+
+__noinline int global_dynptr_write(struct bpf_dynptr *d)
+{
+	char c = 0;
+
+	return bpf_dynptr_write(d, 0, &c, 1, 0);
+}
+
+SEC("?tc")
+__failure __msg("invalid mem access 'scalar'")
+int reject_pkt_ptr_after_global_dynptr_write(struct __sk_buff *skb)
+{
+	void *data = (void *)(long)skb->data;
+	void *end = (void *)(long)skb->data_end;
+	struct bpf_dynptr d;
+
+	if (data + 1 > end)
+		return 0;
+	bpf_dynptr_from_skb(skb, 0, &d);
+	global_dynptr_write(&d);
+	*(char *)data = 1;
+	return 0;
+}
+
+/* A global subprog's dynptr argument still slices and reads as before */
+__noinline int global_slice_read(struct bpf_dynptr *d)
+{
+	__u64 buf[2] = {};
+	__u64 *p;
+
+	p = bpf_dynptr_slice_rdwr(d, 0, buf, sizeof(buf));
+	if (!p)
+		return 0;
+	p[1] = p[0];
+	return 1;
+}
+
+SEC("?tc")
+__success __retval(1)
+int accept_global_slice(struct __sk_buff *skb)
+{
+	struct bpf_dynptr d;
+
+	bpf_dynptr_from_skb(skb, 0, &d);
+	return global_slice_read(&d);
+}
+
 char _license[] SEC("license") = "GPL";
