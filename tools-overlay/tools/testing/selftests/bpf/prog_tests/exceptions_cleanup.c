@@ -38,6 +38,7 @@ static int count_sample(void *ctx, void *data, size_t size)
 static int run_tc(struct bpf_program *prog, __u32 mark, __u32 *retval)
 {
 	struct __sk_buff skb = { .mark = mark };
+
 	LIBBPF_OPTS(bpf_test_run_opts, topts,
 		.data_in = &pkt_v4,
 		.data_size_in = sizeof(pkt_v4),

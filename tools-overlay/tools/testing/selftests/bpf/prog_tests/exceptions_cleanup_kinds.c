@@ -68,6 +68,7 @@ err:
 static int run(struct bpf_program *prog, enum bpf_prog_type type, int repeat)
 {
 	struct __sk_buff skb = {};
+
 	LIBBPF_OPTS(bpf_test_run_opts, topts, .repeat = repeat);
 	int err;
 

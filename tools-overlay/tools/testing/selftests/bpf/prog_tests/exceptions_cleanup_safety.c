@@ -332,6 +332,7 @@ static void test_descriptor_limits(void)
 	size_t sz = 64 << 20;
 	char *log = malloc(sz);
 	struct __sk_buff skb = { .mark = 16383 };
+
 	LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = &pkt_v4,
 		    .data_size_in = sizeof(pkt_v4), .ctx_in = &skb,
 		    .ctx_size_in = sizeof(skb));

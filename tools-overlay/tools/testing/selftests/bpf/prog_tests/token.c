@@ -1005,7 +1005,9 @@ static void subtest_exceptions_blinding(void)
 {
 	struct bpffs_opts opts = {
 		.cmds = bit(BPF_MAP_CREATE) | bit(BPF_PROG_LOAD) | bit(BPF_BTF_LOAD),
-		.maps = bit(BPF_MAP_TYPE_RINGBUF) | bit(BPF_MAP_TYPE_ARRAY),
+		/* every map of the object is created, used or not */
+		.maps = bit(BPF_MAP_TYPE_RINGBUF) | bit(BPF_MAP_TYPE_ARRAY) |
+			bit(BPF_MAP_TYPE_HASH),
 		.progs = bit(BPF_PROG_TYPE_SCHED_CLS),
 		.attachs = ~0ULL,
 	};

@@ -371,16 +371,14 @@ int exception_bad_assert_range_with(struct __sk_buff *ctx)
  */
 static __naked __noinline __used int dead_subprog(void)
 {
-	asm volatile (
-	"r0 = 0;"
+	asm volatile ("r0 = 0;"
 	"exit;"
 	::: __clobber_all);
 }
 
 static __naked __noinline __used int throwing_after_dead_subprog(void)
 {
-	asm volatile (
-	"r1 = 0;"
+	asm volatile ("r1 = 0;"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -392,12 +390,10 @@ static __naked __noinline __used int throwing_after_dead_subprog(void)
 SEC("tc")
 __naked int exception_dead_subprog(void)
 {
-	asm volatile (
-	"r2 = 0;"
+	asm volatile ("r2 = 0;"
 	"if r2 == 0 goto 1f;"
 	"call dead_subprog;"
-"1:"
-	"call throwing_after_dead_subprog;"
+"1:	call throwing_after_dead_subprog;"
 	"r0 = 0;"
 	"exit;"
 	::: __clobber_all);

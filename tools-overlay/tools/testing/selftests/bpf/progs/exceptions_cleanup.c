@@ -237,8 +237,7 @@ int null_or_ptr_do_null(struct __sk_buff *ctx)
 SEC("?tc")
 __naked int callee_saved(void)
 {
-	asm volatile (
-	RB_RESERVE_8
+	asm volatile (RB_RESERVE_8
 	"r6 = r0;"
 	RB_RESERVE_8
 	"r7 = r0;"
@@ -448,8 +447,7 @@ int frame_mix_dce(struct __sk_buff *ctx)
 __naked __noinline __used
 static void seven_f6(void)
 {
-	asm volatile (
-	RESERVE_OR_FAIL(1)
+	asm volatile (RESERVE_OR_FAIL(1)
 	"r6 = r0;"
 	"r7 = r0;"
 	"r1 = %[val];"
@@ -465,8 +463,7 @@ static void seven_f6(void)
 __naked __noinline __used
 static void seven_f5(void)
 {
-	asm volatile (
-	RESERVE_OR_FAIL(2)
+	asm volatile (RESERVE_OR_FAIL(2)
 	"r9 = r0;"
 	"*(u64 *)(r10 - 8) = r0;"
 	"call seven_f6;"
@@ -483,8 +480,7 @@ static void seven_f5(void)
 __naked __noinline __used
 static void seven_f4(void)
 {
-	asm volatile (
-	RESERVE_OR_FAIL(3)
+	asm volatile (RESERVE_OR_FAIL(3)
 	"*(u64 *)(r10 - 8) = r0;"
 	"r6 = 0;"
 	"call seven_f5;"
@@ -499,8 +495,7 @@ static void seven_f4(void)
 __naked __noinline __used
 static void seven_f3(void)
 {
-	asm volatile (
-	RESERVE_OR_FAIL(4)
+	asm volatile (RESERVE_OR_FAIL(4)
 	"r7 = r0;"
 	"r1 = 7;"
 	"*(u64 *)(r10 - 8) = r1;"
@@ -516,8 +511,7 @@ static void seven_f3(void)
 __naked __noinline __used
 static void seven_f2(void)
 {
-	asm volatile (
-	RESERVE_OR_FAIL(5)
+	asm volatile (RESERVE_OR_FAIL(5)
 	"r6 = r0;"
 	"call seven_f3;"
 	"r0 = 0;"
@@ -531,8 +525,7 @@ static void seven_f2(void)
 __naked __noinline __used
 static void seven_f1(void)
 {
-	asm volatile (
-	RESERVE_OR_FAIL(6)
+	asm volatile (RESERVE_OR_FAIL(6)
 	"*(u64 *)(r10 - 16) = r0;"
 	"call seven_f2;"
 	"r0 = 0;"
@@ -549,8 +542,7 @@ static void seven_f1(void)
 SEC("?tc")
 __naked int seven_frames(void)
 {
-	asm volatile (
-	RESERVE_OR_FAIL(7)
+	asm volatile (RESERVE_OR_FAIL(7)
 	"r6 = r0;"
 	"call seven_f1;"
 	"r0 = 0;"
@@ -564,8 +556,7 @@ __naked int seven_frames(void)
 SEC("?tc")
 __naked int one_rec_three_copies(void)
 {
-	asm volatile (
-	RESERVE_OR_FAIL(8)
+	asm volatile (RESERVE_OR_FAIL(8)
 	"r6 = r0;"
 	"r7 = r0;"
 	"*(u64 *)(r10 - 8) = r0;"
@@ -589,8 +580,7 @@ int one_obj_three_copies(struct __sk_buff *ctx)
 	p = bpf_obj_new(typeof(*p));
 	if (!p)
 		return ALLOC_FAILED;
-	asm volatile (
-	"r6 = %[p];"
+	asm volatile ("r6 = %[p];"
 	"r7 = %[p];"
 	"*(u64 *)(r10 - 8) = %[p];"
 	"r1 = %[val];"
@@ -606,8 +596,7 @@ int one_obj_three_copies(struct __sk_buff *ctx)
 __naked __noinline __used
 static void spill2_sub2(void)
 {
-	asm volatile (
-	"r6 = 42;"
+	asm volatile ("r6 = 42;"
 	"r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = r6;"
@@ -621,8 +610,7 @@ static void spill2_sub2(void)
 __naked __noinline __used
 static void spill2_sub1(void)
 {
-	asm volatile (
-	"r7 = 1;"
+	asm volatile ("r7 = 1;"
 	"call spill2_sub2;"
 	"r0 += r7;"
 	"exit;"
@@ -636,8 +624,7 @@ static void spill2_sub1(void)
 SEC("?tc")
 __naked int caller_reg_spilled_deep(void)
 {
-	asm volatile (
-	RESERVE_OR_FAIL(9)
+	asm volatile (RESERVE_OR_FAIL(9)
 	"r6 = r0;"
 	"call spill2_sub1;"
 	"r0 = 0;"
@@ -655,8 +642,7 @@ __naked int caller_reg_spilled_deep(void)
 SEC("?tc")
 __naked int null_or_records(void)
 {
-	asm volatile (
-	"r6 = 0;"
+	asm volatile ("r6 = 0;"
 	"*(u64 *)(r10 - 8) = r6;"
 	"*(u64 *)(r10 - 16) = 0;"
 	"r7 = *(u32 *)(r1 + %[mark]);"
@@ -667,8 +653,7 @@ __naked int null_or_records(void)
 	"*(u64 *)(r10 - 8) = r0;"
 	RESERVE_OR_FAIL(12)
 	"*(u64 *)(r10 - 16) = r0;"
-"l_throw_%=:"
-	"r1 = %[val];"
+"l_throw_%=: r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -722,8 +707,7 @@ int iter_nested_with_record(struct __sk_buff *ctx)
 SEC("?tc")
 __naked int released_rec_before_throw(void)
 {
-	asm volatile (
-	RESERVE_OR_FAIL(13)
+	asm volatile (RESERVE_OR_FAIL(13)
 	"r6 = r0;"
 	"*(u64 *)(r10 - 8) = r0;"
 	RESERVE_OR_FAIL(14)

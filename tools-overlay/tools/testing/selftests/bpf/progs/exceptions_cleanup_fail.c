@@ -66,13 +66,11 @@ SEC("?tc")
 __failure __msg("Unreleased reference")
 __naked int reject_lost_in_r0(void)
 {
-	asm volatile (
-	RB_RESERVE_8
+	asm volatile (RB_RESERVE_8
 	"if r0 == 0 goto l0_%=;"
 	"r1 = %[val];"
 	"call %[bpf_throw];"
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: RB_IMMS
@@ -100,15 +98,13 @@ SEC("?tc")
 __failure __msg("Unreleased reference")
 __naked int reject_slot_zeroed_on_one_path(void)
 {
-	asm volatile (
-	"r7 = *(u32 *)(r1 + %[mark]);"
+	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
 	RB_RESERVE_8
 	"*(u64 *)(r10 - 8) = r0;"
 	"r0 = 0;"
 	"if r7 != 0 goto l0_%=;"
 	"*(u64 *)(r10 - 8) = r0;"
-"l0_%=:"
-	"r1 = %[val];"
+"l0_%=: r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -125,15 +121,13 @@ SEC("?tc")
 __failure __msg("{{(Unreleased reference|R6 holds .* on one path and)}}")
 __naked int reject_reg_overwritten_on_one_path(void)
 {
-	asm volatile (
-	"r7 = *(u32 *)(r1 + %[mark]);"
+	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
 	RB_RESERVE_8
 	"r6 = r0;"
 	"if r7 == 0 goto l0_%=;"
 	"call %[bpf_get_prandom_u32];"
 	"r6 = r0;"
-"l0_%=:"
-	"r1 = %[val];"
+"l0_%=: r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -152,15 +146,13 @@ __failure
 __msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds {{(ringbuf_mem.* on one path and scalar 7|scalar 7 on one path and ringbuf_mem.*)}}")
 __naked int reject_reg_scalar7_vs_ringbuf(void)
 {
-	asm volatile (
-	"r6 = 7;"
+	asm volatile ("r6 = 7;"
 	"r7 = *(u32 *)(r1 + %[mark]);"
 	"if r7 == 0 goto l0_%=;"
 	RB_RESERVE_8
 	"if r0 == 0 goto l0_%=;"
 	"r6 = r0;"
-"l0_%=:"
-	"r1 = %[val];"
+"l0_%=: r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -175,16 +167,14 @@ __failure
 __msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds {{(ringbuf_mem.* on one path and scalar 7|scalar 7 on one path and ringbuf_mem.*)}}")
 __naked int reject_slot_scalar7_vs_ringbuf(void)
 {
-	asm volatile (
-	"r6 = 7;"
+	asm volatile ("r6 = 7;"
 	"*(u64 *)(r10 - 8) = r6;"
 	"r7 = *(u32 *)(r1 + %[mark]);"
 	"if r7 == 0 goto l0_%=;"
 	RB_RESERVE_8
 	"if r0 == 0 goto l0_%=;"
 	"*(u64 *)(r10 - 8) = r0;"
-"l0_%=:"
-	"r1 = %[val];"
+"l0_%=: r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -199,16 +189,14 @@ __failure
 __msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds {{(ringbuf_mem.* on one path and scalar|scalar on one path and ringbuf_mem.*)}}")
 __naked int reject_reg_scalar_vs_ringbuf(void)
 {
-	asm volatile (
-	"r7 = *(u32 *)(r1 + %[mark]);"
+	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
 	"call %[bpf_get_prandom_u32];"
 	"r6 = r0;"
 	"if r7 == 0 goto l0_%=;"
 	RB_RESERVE_8
 	"if r0 == 0 goto l0_%=;"
 	"r6 = r0;"
-"l0_%=:"
-	"r1 = %[val];"
+"l0_%=: r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -223,17 +211,14 @@ __failure
 __msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds {{(ringbuf_mem.* on one path and uninitialized register|uninitialized register on one path and ringbuf_mem.*)}}")
 __naked int reject_reg_uninit_vs_ringbuf(void)
 {
-	asm volatile (
-	"r7 = *(u32 *)(r1 + %[mark]);"
+	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
 	"if r7 == 0 goto l0_%=;"
 	RB_RESERVE_8
 	"if r0 == 0 goto l1_%=;"
 	"r6 = r0;"
-"l0_%=:"
-	"r1 = %[val];"
+"l0_%=: r1 = %[val];"
 	"call %[bpf_throw];"
-"l1_%=:"
-	"r0 = 0;"
+"l1_%=: r0 = 0;"
 	"exit;"
 	:
 	: RB_IMMS
@@ -246,17 +231,14 @@ __failure
 __msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds {{(ringbuf_mem.* on one path and uninitialized stack|uninitialized stack on one path and ringbuf_mem.*)}}")
 __naked int reject_slot_uninit_vs_ringbuf(void)
 {
-	asm volatile (
-	"r7 = *(u32 *)(r1 + %[mark]);"
+	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
 	"if r7 == 0 goto l0_%=;"
 	RB_RESERVE_8
 	"if r0 == 0 goto l1_%=;"
 	"*(u64 *)(r10 - 8) = r0;"
-"l0_%=:"
-	"r1 = %[val];"
+"l0_%=: r1 = %[val];"
 	"call %[bpf_throw];"
-"l1_%=:"
-	"r0 = 0;"
+"l1_%=: r0 = 0;"
 	"exit;"
 	:
 	: RB_IMMS
@@ -269,19 +251,16 @@ __failure
 __msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds {{(ringbuf_mem.* on one path and misc data|misc data on one path and ringbuf_mem.*)}}")
 __naked int reject_slot_misc_vs_ringbuf(void)
 {
-	asm volatile (
-	"*(u32 *)(r10 - 8) = 5;"
+	asm volatile ("*(u32 *)(r10 - 8) = 5;"
 	"*(u32 *)(r10 - 4) = 5;"
 	"r7 = *(u32 *)(r1 + %[mark]);"
 	"if r7 == 0 goto l0_%=;"
 	RB_RESERVE_8
 	"if r0 == 0 goto l1_%=;"
 	"*(u64 *)(r10 - 8) = r0;"
-"l0_%=:"
-	"r1 = %[val];"
+"l0_%=: r1 = %[val];"
 	"call %[bpf_throw];"
-"l1_%=:"
-	"r0 = 0;"
+"l1_%=: r0 = 0;"
 	"exit;"
 	:
 	: RB_IMMS
@@ -296,8 +275,7 @@ __failure
 __msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-{{(8|16)}} holds {{(ringbuf dynptr.* on one path and scalar 7|scalar 7 on one path and ringbuf dynptr.*)}}")
 __naked int reject_dynptr_vs_scalar7(void)
 {
-	asm volatile (
-	"r7 = *(u32 *)(r1 + %[mark]);"
+	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
 	"if r7 == 0 goto l0_%=;"
 	"r1 = %[rb] ll;"
 	"r2 = 8;"
@@ -306,12 +284,10 @@ __naked int reject_dynptr_vs_scalar7(void)
 	"r4 += -16;"
 	"call %[bpf_ringbuf_reserve_dynptr];"
 	"goto l1_%=;"
-"l0_%=:"
-	"r6 = 7;"
+"l0_%=: r6 = 7;"
 	"*(u64 *)(r10 - 16) = r6;"
 	"*(u64 *)(r10 - 8) = r6;"
-"l1_%=:"
-	"r1 = %[val];"
+"l1_%=: r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -326,8 +302,7 @@ __failure
 __msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds {{(iter bpf_iter_num.* on one path and scalar 7|scalar 7 on one path and iter bpf_iter_num.*)}}")
 __naked int reject_iter_vs_scalar7(void)
 {
-	asm volatile (
-	"r7 = *(u32 *)(r1 + %[mark]);"
+	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
 	"if r7 == 0 goto l0_%=;"
 	"r1 = r10;"
 	"r1 += -8;"
@@ -335,11 +310,9 @@ __naked int reject_iter_vs_scalar7(void)
 	"r3 = 10;"
 	"call %[bpf_iter_num_new];"
 	"goto l1_%=;"
-"l0_%=:"
-	"r6 = 7;"
+"l0_%=: r6 = 7;"
 	"*(u64 *)(r10 - 8) = r6;"
-"l1_%=:"
-	"r1 = %[val];"
+"l1_%=: r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -389,8 +362,7 @@ int reject_obj_vs_ringbuf(struct __sk_buff *ctx)
 __naked __noinline __used
 static void throw_subprog(void)
 {
-	asm volatile (
-	"r1 = %[val];"
+	asm volatile ("r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -404,15 +376,13 @@ __failure
 __msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds {{(ringbuf_mem.* on one path and scalar 7|scalar 7 on one path and ringbuf_mem.*)}}")
 __naked int reject_caller_frame_conflict(void)
 {
-	asm volatile (
-	"r6 = 7;"
+	asm volatile ("r6 = 7;"
 	"r7 = *(u32 *)(r1 + %[mark]);"
 	"if r7 == 0 goto l0_%=;"
 	RB_RESERVE_8
 	"if r0 == 0 goto l0_%=;"
 	"r6 = r0;"
-"l0_%=:"
-	"call throw_subprog;"
+"l0_%=: call throw_subprog;"
 	"r0 = 0;"
 	"exit;"
 	:
@@ -530,15 +500,13 @@ SEC("?tc")
 __success
 __naked int accept_slot_zero_vs_ringbuf(void)
 {
-	asm volatile (
-	"r7 = *(u32 *)(r1 + %[mark]);"
+	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
 	"r0 = 0;"
 	"*(u64 *)(r10 - 8) = r0;"
 	"if r7 != 0 goto l0_%=;"
 	RB_RESERVE_8
 	"*(u64 *)(r10 - 8) = r0;"
-"l0_%=:"
-	"r1 = %[val];"
+"l0_%=: r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -552,15 +520,13 @@ SEC("?tc")
 __success
 __naked int accept_reg_zero_vs_ringbuf(void)
 {
-	asm volatile (
-	"r6 = 0;"
+	asm volatile ("r6 = 0;"
 	"r7 = *(u32 *)(r1 + %[mark]);"
 	"if r7 == 0 goto l0_%=;"
 	RB_RESERVE_8
 	"if r0 == 0 goto l0_%=;"
 	"r6 = r0;"
-"l0_%=:"
-	"r1 = %[val];"
+"l0_%=: r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -576,19 +542,16 @@ SEC("?tc")
 __success
 __naked int accept_same_on_both_paths(void)
 {
-	asm volatile (
-	"r9 = *(u32 *)(r1 + %[mark]);"
+	asm volatile ("r9 = *(u32 *)(r1 + %[mark]);"
 	"r8 = 7;"
 	RB_RESERVE_8
 	"if r0 == 0 goto l1_%=;"
 	"r6 = r0;"
 	"if r9 == 0 goto l0_%=;"
 	"r8 = 7;"
-"l0_%=:"
-	"r1 = %[val];"
+"l0_%=: r1 = %[val];"
 	"call %[bpf_throw];"
-"l1_%=:"
-	"r0 = 0;"
+"l1_%=: r0 = 0;"
 	"exit;"
 	:
 	: RB_IMMS
@@ -603,16 +566,14 @@ __success __log_level(2)
 __msg("frame_desc:")
 __naked int accept_copies_frame_desc_log(void)
 {
-	asm volatile (
-	RB_RESERVE_8
+	asm volatile (RB_RESERVE_8
 	"if r0 == 0 goto l0_%=;"
 	"r6 = r0;"
 	"r7 = r0;"
 	"*(u64 *)(r10 - 8) = r0;"
 	"r1 = %[val];"
 	"call %[bpf_throw];"
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: RB_IMMS
@@ -759,8 +720,7 @@ __msg("frame 0 fp-16 holds iter bpf_iter_bits, whose slot fp-8 the program wrote
 __msg("bpf_throw cannot destroy a changed iterator, destroy it before writing there")
 __naked int reject_iter_bits_nr_bits_written(void)
 {
-	asm volatile (
-	BITS_ITER_OF_WORD_AT_FP16
+	asm volatile (BITS_ITER_OF_WORD_AT_FP16
 	"r1 = 0x7fffffff;"
 	"*(u32 *)(r10 - 8) = r1;"
 	"r1 = %[val];"
@@ -778,8 +738,7 @@ __failure
 __msg("frame 0 fp-16 holds iter bpf_iter_bits, whose slot fp-8 the program wrote to")
 __naked int reject_iter_bits_nr_bits_zeroed(void)
 {
-	asm volatile (
-	"r1 = 0;"
+	asm volatile ("r1 = 0;"
 	"*(u64 *)(r10 - 32) = r1;"
 	"*(u64 *)(r10 - 24) = r1;"
 	"r1 = r10;"
@@ -806,8 +765,7 @@ __failure
 __msg("frame 0 fp-16 holds iter bpf_iter_bits, whose slot fp-8 the program wrote to")
 __naked int reject_iter_bits_helper_write(void)
 {
-	asm volatile (
-	"r6 = r1;"
+	asm volatile ("r6 = r1;"
 	BITS_ITER_OF_WORD_AT_FP16
 	"r1 = r6;"
 	"r2 = 0;"
@@ -832,8 +790,7 @@ __failure
 __msg("frame 0 fp-16 holds iter bpf_iter_bits, whose slot fp-8 the program wrote to")
 __naked int reject_iter_bits_var_off_write(void)
 {
-	asm volatile (
-	BITS_ITER_OF_WORD_AT_FP16
+	asm volatile (BITS_ITER_OF_WORD_AT_FP16
 	"call %[bpf_get_prandom_u32];"
 	"r0 &= 4;"
 	"r1 = r10;"
@@ -892,8 +849,7 @@ SEC("?tc")
 __failure __msg("frame 0 R6 holds tcp_sock, a cast of a socket that no frame holds")
 __naked int reject_only_socket_cast(void)
 {
-	asm volatile (
-	"r2 = 0;"
+	asm volatile ("r2 = 0;"
 	"*(u64 *)(r10 - 16) = r2;"
 	"*(u64 *)(r10 - 8) = r2;"
 	"r2 = r10;"
@@ -908,8 +864,7 @@ __naked int reject_only_socket_cast(void)
 	"r6 = r0;"
 	"r1 = %[val];"
 	"call %[bpf_throw];"
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: __imm(bpf_sk_lookup_tcp), __imm(bpf_tcp_sock), __imm(bpf_throw),
@@ -1048,11 +1003,9 @@ SEC("?tc")
 __failure __msg("R7 invalid mem access 'scalar'")
 __naked int reject_slice_write_into_iter(void)
 {
-	asm volatile (
-	SLICE_FP32
+	asm volatile (SLICE_FP32
 	FORGE_ITER("r7")
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: SLICE_IMMS, __imm(bpf_iter_num_new), __imm(bpf_iter_num_destroy)
@@ -1066,11 +1019,9 @@ SEC("?tc")
 __failure __msg("R7 invalid mem access 'scalar'")
 __naked int reject_slice_write_into_dynptr(void)
 {
-	asm volatile (
-	SLICE_FP32
+	asm volatile (SLICE_FP32
 	FORGE_DYN("r7")
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: SLICE_IMMS, RB_IMMS, __imm(bpf_ringbuf_reserve_dynptr)
@@ -1082,16 +1033,14 @@ SEC("?tc")
 __failure __msg("R7 invalid mem access 'scalar'")
 __naked int reject_slice_write_into_spill(void)
 {
-	asm volatile (
-	SLICE_FP32
+	asm volatile (SLICE_FP32
 	"*(u64 *)(r10 - 32) = r6;"
 	"r1 = 0x4141414141414141 ll;"
 	"*(u64 *)(r7 + 0) = r1;"
 	"r6 = *(u64 *)(r10 - 32);"
 	"r0 = *(u32 *)(r6 + %[mark]);"
 	"exit;"
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: SLICE_IMMS, RB_IMMS
@@ -1103,14 +1052,12 @@ SEC("?tc")
 __failure __msg("R7 invalid mem access 'scalar'")
 __naked int reject_slice_write_into_known_zero(void)
 {
-	asm volatile (
-	SLICE_FP32
+	asm volatile (SLICE_FP32
 	"r1 = 0;"
 	"*(u32 *)(r10 - 32) = r1;"
 	"r1 = 1;"
 	"*(u32 *)(r7 + 0) = r1;"
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: SLICE_IMMS
@@ -1120,12 +1067,10 @@ __naked int reject_slice_write_into_known_zero(void)
 /* Returns a slice of its own stack buffer, which dies with its frame */
 __used __naked __noinline static void slice_of_own_stack(void)
 {
-	asm volatile (
-	SLICE_FP32
+	asm volatile (SLICE_FP32
 	"r0 = r7;"
 	"exit;"
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: SLICE_IMMS
@@ -1136,13 +1081,11 @@ SEC("?tc")
 __failure __msg("R0 invalid mem access 'scalar'")
 __naked int reject_slice_of_returned_frame(void)
 {
-	asm volatile (
-	"call slice_of_own_stack;"
+	asm volatile ("call slice_of_own_stack;"
 	"if r0 == 0 goto l0_%=;"
 	"r1 = 1;"
 	"*(u64 *)(r0 + 0) = r1;"
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	::: __clobber_all);
 }
@@ -1167,12 +1110,10 @@ SEC("?tc")
 __failure __msg("R8 invalid mem access 'scalar'")
 __naked int reject_slice_of_slice_write_into_iter(void)
 {
-	asm volatile (
-	SLICE_FP32
+	asm volatile (SLICE_FP32
 	SLICE_OF_SLICE
 	FORGE_ITER("r8")
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: SLICE_IMMS, __imm(bpf_iter_num_new), __imm(bpf_iter_num_destroy)
@@ -1184,12 +1125,10 @@ SEC("?tc")
 __failure __msg("R8 invalid mem access 'scalar'")
 __naked int reject_slice_of_slice_write_into_dynptr(void)
 {
-	asm volatile (
-	SLICE_FP32
+	asm volatile (SLICE_FP32
 	SLICE_OF_SLICE
 	FORGE_DYN("r8")
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: SLICE_IMMS, RB_IMMS, __imm(bpf_ringbuf_reserve_dynptr)
@@ -1201,8 +1140,7 @@ SEC("?tc")
 __failure __msg("R8 invalid mem access 'scalar'")
 __naked int reject_slice_of_slice_write_into_spill(void)
 {
-	asm volatile (
-	SLICE_FP32
+	asm volatile (SLICE_FP32
 	SLICE_OF_SLICE
 	"*(u64 *)(r10 - 24) = r6;"
 	"r1 = 0x4141414141414141 ll;"
@@ -1210,8 +1148,7 @@ __naked int reject_slice_of_slice_write_into_spill(void)
 	"r6 = *(u64 *)(r10 - 24);"
 	"r0 = *(u32 *)(r6 + %[mark]);"
 	"exit;"
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: SLICE_IMMS, RB_IMMS
@@ -1221,13 +1158,11 @@ __naked int reject_slice_of_slice_write_into_spill(void)
 /* Returns a slice of a slice of its own stack buffer */
 __used __naked __noinline static void slice_of_slice_of_own_stack(void)
 {
-	asm volatile (
-	SLICE_FP32
+	asm volatile (SLICE_FP32
 	SLICE_OF_SLICE
 	"r0 = r8;"
 	"exit;"
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: SLICE_IMMS
@@ -1238,13 +1173,11 @@ SEC("?tc")
 __failure __msg("R0 invalid mem access 'scalar'")
 __naked int reject_slice_of_slice_of_returned_frame(void)
 {
-	asm volatile (
-	"call slice_of_slice_of_own_stack;"
+	asm volatile ("call slice_of_slice_of_own_stack;"
 	"if r0 == 0 goto l0_%=;"
 	"r1 = 1;"
 	"*(u64 *)(r0 + 0) = r1;"
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	::: __clobber_all);
 }
@@ -1254,16 +1187,14 @@ SEC("?tc")
 __success
 __naked int accept_slice_of_slice(void)
 {
-	asm volatile (
-	SLICE_FP32
+	asm volatile (SLICE_FP32
 	SLICE_OF_SLICE
 	"r1 = *(u64 *)(r7 + 0);"
 	"*(u64 *)(r8 + 8) = r1;"
 	"*(u64 *)(r10 - 40) = r6;"
 	"r1 = *(u64 *)(r8 + 0);"
 	"*(u64 *)(r7 + 8) = r1;"
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: SLICE_IMMS
@@ -1275,8 +1206,7 @@ SEC("?tc")
 __success
 __naked int accept_slice_with_state_beside_buffer(void)
 {
-	asm volatile (
-	SLICE_FP32
+	asm volatile (SLICE_FP32
 	"*(u64 *)(r10 - 40) = r6;"
 	"r1 = r10;"
 	"r1 += -48;"
@@ -1290,8 +1220,7 @@ __naked int accept_slice_with_state_beside_buffer(void)
 	"r1 = r10;"
 	"r1 += -48;"
 	"call %[bpf_iter_num_destroy];"
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: SLICE_IMMS, __imm(bpf_iter_num_new), __imm(bpf_iter_num_destroy)

@@ -609,8 +609,7 @@ int sk_cast_throw(struct __sk_buff *ctx)
 SEC("?tc")
 __naked int sk_cast_first_throw(void)
 {
-	asm volatile (
-	"r2 = %[tuple] ll;"
+	asm volatile ("r2 = %[tuple] ll;"
 	"r3 = %[tuple_sz];"
 	"r4 = -1;"		/* BPF_F_CURRENT_NETNS */
 	"r5 = 0;"
@@ -618,8 +617,7 @@ __naked int sk_cast_first_throw(void)
 	"if r0 != 0 goto l0_%=;"
 	"r1 = %[take_failed];"
 	"call %[bpf_throw];"
-"l0_%=:"
-	"r7 = r0;"
+"l0_%=: r7 = r0;"
 	"r1 = r0;"
 	"call %[bpf_skc_to_tcp_request_sock];"
 	"r6 = r0;"

@@ -38,8 +38,7 @@ void __kfunc_btf_root(void)
  */
 __used __naked __noinline static void fastcall_slot_sub(void)
 {
-	asm volatile (
-	"r6 = 0;"
+	asm volatile ("r6 = 0;"
 	RB_RESERVE_8
 	"if r0 == 0 goto l0_%=;"
 	"r1 = r0;"
@@ -48,8 +47,7 @@ __used __naked __noinline static void fastcall_slot_sub(void)
 	"r1 = *(u64 *)(r10 - 8);"
 	"r1 = %[val];"
 	"call %[bpf_throw];"
-"l0_%=:"
-	"r0 = 0;"
+"l0_%=: r0 = 0;"
 	"exit;"
 	:
 	: RB_IMMS, __imm(bpf_get_smp_processor_id)
@@ -59,8 +57,7 @@ __used __naked __noinline static void fastcall_slot_sub(void)
 SEC("?tc")
 __naked int fastcall_slot(void)
 {
-	asm volatile (
-	"r6 = 0x4141414141414141 ll;"
+	asm volatile ("r6 = 0x4141414141414141 ll;"
 	"call fastcall_slot_sub;"
 	"r0 = r6;"
 	"exit;"
@@ -75,16 +72,13 @@ __naked int fastcall_slot(void)
 SEC("?tc")
 __naked int rnd_hi32_null(void)
 {
-	asm volatile (
-	"r7 = *(u32 *)(r1 + %[mark]);"
+	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
 	"if r7 != 0 goto l0_%=;"
 	"w6 = 0;"
 	"goto l1_%=;"
-"l0_%=:"
-	RB_RESERVE_8
+"l0_%=: " RB_RESERVE_8
 	"r6 = r0;"
-"l1_%=:"
-	"r1 = %[val];"
+"l1_%=: r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -100,8 +94,7 @@ __naked int rnd_hi32_null(void)
  */
 __used __naked __noinline static void prologue_insn0_sub(void)
 {
-	asm volatile (
-	"r6 = r1;"
+	asm volatile ("r6 = r1;"
 	"r2 = *(u32 *)(r6 + %[data]);"
 	"r3 = *(u32 *)(r6 + %[data_end]);"
 	"r4 = r2;"
@@ -109,8 +102,7 @@ __used __naked __noinline static void prologue_insn0_sub(void)
 	"if r4 > r3 goto l0_%=;"
 	"r4 = 0;"
 	"*(u8 *)(r2 + 0) = r4;"
-"l0_%=:"
-	RB_RESERVE_8
+"l0_%=: " RB_RESERVE_8
 	"r7 = r0;"
 	"r1 = %[val];"
 	"call %[bpf_throw];"
@@ -125,8 +117,7 @@ __used __naked __noinline static void prologue_insn0_sub(void)
 SEC("?tc")
 __naked int prologue_insn0(void)
 {
-	asm volatile (
-	"call prologue_insn0_sub;"
+	asm volatile ("call prologue_insn0_sub;"
 	"r0 = 0;"
 	"exit;"
 	::: __clobber_all);
@@ -135,20 +126,17 @@ __naked int prologue_insn0(void)
 /* Throws holding a record when skb->mark is 0, else returns without it */
 __used __naked __noinline static void throw_if_mark0(void)
 {
-	asm volatile (
-	"r6 = *(u32 *)(r1 + %[mark]);"
+	asm volatile ("r6 = *(u32 *)(r1 + %[mark]);"
 	RB_RESERVE_8
 	"if r0 == 0 goto l1_%=;"
 	"r7 = r0;"
 	"if r6 != 0 goto l0_%=;"
 	"r1 = %[val];"
 	"call %[bpf_throw];"
-"l0_%=:"
-	"r1 = r7;"
+"l0_%=: r1 = r7;"
 	"r2 = 0;"
 	"call %[bpf_ringbuf_discard];"
-"l1_%=:"
-	"r0 = 0;"
+"l1_%=: r0 = 0;"
 	"exit;"
 	:
 	: RB_IMMS, __imm(bpf_ringbuf_discard),
@@ -163,8 +151,7 @@ __used __naked __noinline static void throw_if_mark0(void)
 SEC("?tc")
 __naked int may_goto_insn0(void)
 {
-	asm volatile (
-	"call throw_if_mark0;"
+	asm volatile ("call throw_if_mark0;"
 	/* may_goto +1 (BPF_JMP | BPF_JCOND), spelled out for any assembler */
 	".byte 0xe5, 0; .short 1; .long 0;"
 	"r0 = 0;"
@@ -177,8 +164,7 @@ __naked int may_goto_insn0(void)
 SEC("?tc")
 __naked int throw_holding_nothing(void)
 {
-	asm volatile (
-	"r1 = %[val];"
+	asm volatile ("r1 = %[val];"
 	"call %[bpf_throw];"
 	"r0 = 0;"
 	"exit;"
@@ -216,14 +202,13 @@ __noinline int fastcall_kfunc_btf_root(struct xdp_md *xdp)
 	struct bpf_dynptr d;
 
 	bpf_dynptr_from_xdp(xdp, 0, &d);
-	return bpf_dynptr_slice(&d, 0, NULL, 1) != NULL;
+	return !!bpf_dynptr_slice(&d, 0, NULL, 1);
 }
 
 /* fastcall_keys[fp-8] = fp-8, fp-8 being the spill slot */
 __used __naked __noinline static void fastcall_helper_key_sub(void)
 {
-	asm volatile (
-	"r6 = 0;"
+	asm volatile ("r6 = 0;"
 	"r1 = %[key];"
 	"*(u64 *)(r10 - 8) = r1;"
 	"call %[bpf_get_smp_processor_id];"
@@ -246,8 +231,7 @@ __used __naked __noinline static void fastcall_helper_key_sub(void)
 SEC("?tc")
 __naked int fastcall_helper_key(void)
 {
-	asm volatile (
-	"r6 = 0x4141414141414141 ll;"
+	asm volatile ("r6 = 0x4141414141414141 ll;"
 	"call fastcall_helper_key_sub;"
 	"r0 = 0;"
 	"exit;"
@@ -260,8 +244,7 @@ __naked int fastcall_helper_key(void)
  */
 __used __naked __noinline static void fastcall_kfunc_buffer_sub(void)
 {
-	asm volatile (
-	"r6 = r1;"
+	asm volatile ("r6 = r1;"
 	"r2 = 0;"
 	"r3 = r10;"
 	"r3 += -16;"
@@ -294,8 +277,7 @@ __used __naked __noinline static void fastcall_kfunc_buffer_sub(void)
 SEC("?xdp.frags")
 __naked int fastcall_kfunc_buffer(void)
 {
-	asm volatile (
-	"r6 = 7;"
+	asm volatile ("r6 = 7;"
 	"call fastcall_kfunc_buffer_sub;"
 	"r0 = r6;"
 	"exit;"
