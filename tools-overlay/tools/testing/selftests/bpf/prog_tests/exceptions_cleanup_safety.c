@@ -446,6 +446,23 @@ static void test_fastcall_kfunc_buffer(void)
 	exceptions_cleanup_safety__destroy(skel);
 }
 
+/* Run @name once; it must return 7, the value the verifier knows */
+static void run_retval7(const char *name)
+{
+	struct exceptions_cleanup_safety *skel = open_prog(name, 0);
+	struct bpf_program *prog;
+
+	LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = &pkt_v4,
+		    .data_size_in = sizeof(pkt_v4));
+
+	if (!skel)
+		return;
+	prog = bpf_object__find_program_by_name(skel->obj, name);
+	if (ASSERT_OK(bpf_prog_test_run_opts(bpf_program__fd(prog), &topts), "run"))
+		ASSERT_EQ(topts.retval, 7, "the value the verifier knows");
+	exceptions_cleanup_safety__destroy(skel);
+}
+
 void test_exceptions_cleanup_safety(void)
 {
 	if (test__start_subtest("dtor_registration"))
@@ -460,6 +477,10 @@ void test_exceptions_cleanup_safety(void)
 		test_fastcall_helper_key();
 	if (test__start_subtest("fastcall_kfunc_buffer"))
 		test_fastcall_kfunc_buffer();
+	if (test__start_subtest("fastcall_unequal_patterns"))
+		run_retval7("fastcall_unequal_patterns");
+	if (test__start_subtest("fastcall_cross_frame_read"))
+		run_retval7("fastcall_cross_frame_read");
 	/* mark 0: R6 is NULL, written by a 32-bit insn */
 	if (test__start_subtest("rnd_hi32_null"))
 		run_case("rnd_hi32_null", BPF_F_TEST_RND_HI32, 0, false);

@@ -143,7 +143,7 @@ __naked int reject_reg_overwritten_on_one_path(void)
  */
 SEC("?tc")
 __failure
-__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds {{(ringbuf_mem.* on one path and scalar 7|scalar 7 on one path and ringbuf_mem.*)}}")
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds scalar 7 on one path and ringbuf_mem{{[^ ]*}} on another")
 __naked int reject_reg_scalar7_vs_ringbuf(void)
 {
 	asm volatile ("r6 = 7;"
@@ -164,7 +164,7 @@ __naked int reject_reg_scalar7_vs_ringbuf(void)
 /* Same, with the 7 and the record spilled to fp-8 */
 SEC("?tc")
 __failure
-__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds {{(ringbuf_mem.* on one path and scalar 7|scalar 7 on one path and ringbuf_mem.*)}}")
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds scalar 7 on one path and ringbuf_mem{{[^ ]*}} on another")
 __naked int reject_slot_scalar7_vs_ringbuf(void)
 {
 	asm volatile ("r6 = 7;"
@@ -183,10 +183,117 @@ __naked int reject_slot_scalar7_vs_ringbuf(void)
 	: __clobber_all);
 }
 
+/* ---- Which path the verifier saw first, pinned ----
+ *
+ * A conflict is reported as "<this path's> on one path and <the first
+ * path's> on another". do_check() goes on with the fall-through of a
+ * branch and explores the jump later, so the order of the paths is the
+ * order of the fall-throughs.
+ */
+
+/* The scalar 7 reaches the throw first, the record second */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds ringbuf_mem{{[^ ]*}} on one path and scalar 7 on another")
+__naked int reject_reg_scalar7_first_vs_ringbuf(void)
+{
+	asm volatile ("r6 = 7;"
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 != 0 goto l1_%=;"
+"l0_%=: r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+"l1_%=: " RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"r6 = r0;"
+	"goto l0_%=;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* Same in fp-8 */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds ringbuf_mem{{[^ ]*}} on one path and scalar 7 on another")
+__naked int reject_slot_scalar7_first_vs_ringbuf(void)
+{
+	asm volatile ("r6 = 7;"
+	"*(u64 *)(r10 - 8) = r6;"
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 != 0 goto l1_%=;"
+"l0_%=: r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+"l1_%=: " RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"*(u64 *)(r10 - 8) = r0;"
+	"goto l0_%=;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* NULL first, then the scalar 7 (no resource yet: kept), then the record */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds ringbuf_mem{{[^ ]*}} on one path and scalar 7 on another")
+__naked int reject_reg_null_then_scalar7_then_ringbuf(void)
+{
+	asm volatile ("r6 = 0;"
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 == 2 goto l2_%=;"
+	"if r7 == 1 goto l1_%=;"
+"l0_%=: r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+"l1_%=: r6 = 7;"
+	"goto l0_%=;"
+"l2_%=: " RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"r6 = r0;"
+	"goto l0_%=;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+/* NULL first, then the record (merged: the record or NULL), then the
+ * scalar 7 at the same join. (This does not yet prove that the NULL is
+ * precise: the 7 path is not pruned here even with that marking
+ * disabled, the join is not a checkpoint the 7 path meets.)
+ */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds scalar 7 on one path and ringbuf_mem{{[^ ]*}} on another")
+__naked int reject_reg_null_ringbuf_then_scalar7(void)
+{
+	asm volatile ("r6 = 0;"
+	"r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 == 1 goto l1_%=;"
+	"if r7 == 2 goto l2_%=;"
+"l0_%=: r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+"l1_%=: r6 = 7;"
+	"goto l0_%=;"
+"l2_%=: " RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"r6 = r0;"
+	"goto l0_%=;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
 /* An unknown scalar in R6 on the other path */
 SEC("?tc")
 __failure
-__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds {{(ringbuf_mem.* on one path and scalar|scalar on one path and ringbuf_mem.*)}}")
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds scalar on one path and ringbuf_mem{{[^ ]*}} on another")
 __naked int reject_reg_scalar_vs_ringbuf(void)
 {
 	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
@@ -208,7 +315,7 @@ __naked int reject_reg_scalar_vs_ringbuf(void)
 /* R6 never written on the other path */
 SEC("?tc")
 __failure
-__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds {{(ringbuf_mem.* on one path and uninitialized register|uninitialized register on one path and ringbuf_mem.*)}}")
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds uninitialized register on one path and ringbuf_mem{{[^ ]*}} on another")
 __naked int reject_reg_uninit_vs_ringbuf(void)
 {
 	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
@@ -228,7 +335,7 @@ __naked int reject_reg_uninit_vs_ringbuf(void)
 /* fp-8 never written on the other path */
 SEC("?tc")
 __failure
-__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds {{(ringbuf_mem.* on one path and uninitialized stack|uninitialized stack on one path and ringbuf_mem.*)}}")
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds uninitialized stack on one path and ringbuf_mem{{[^ ]*}} on another")
 __naked int reject_slot_uninit_vs_ringbuf(void)
 {
 	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
@@ -248,7 +355,7 @@ __naked int reject_slot_uninit_vs_ringbuf(void)
 /* fp-8 holds bytes written by narrow stores (misc data) on the other path */
 SEC("?tc")
 __failure
-__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds {{(ringbuf_mem.* on one path and misc data|misc data on one path and ringbuf_mem.*)}}")
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds misc data on one path and ringbuf_mem{{[^ ]*}} on another")
 __naked int reject_slot_misc_vs_ringbuf(void)
 {
 	asm volatile ("*(u32 *)(r10 - 8) = 5;"
@@ -272,7 +379,7 @@ __naked int reject_slot_misc_vs_ringbuf(void)
  */
 SEC("?tc")
 __failure
-__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-{{(8|16)}} holds {{(ringbuf dynptr.* on one path and scalar 7|scalar 7 on one path and ringbuf dynptr.*)}}")
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-{{(8|16)}} holds scalar 7 on one path and ringbuf dynptr{{[^ ]*}} on another")
 __naked int reject_dynptr_vs_scalar7(void)
 {
 	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
@@ -299,7 +406,7 @@ __naked int reject_dynptr_vs_scalar7(void)
 /* A bpf_iter_num in fp-8 on one path, the scalar 7 on the other */
 SEC("?tc")
 __failure
-__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds {{(iter bpf_iter_num.* on one path and scalar 7|scalar 7 on one path and iter bpf_iter_num.*)}}")
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 fp-8 holds scalar 7 on one path and iter bpf_iter_num{{[^ ]*}} on another")
 __naked int reject_iter_vs_scalar7(void)
 {
 	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
@@ -373,7 +480,7 @@ static void throw_subprog(void)
 
 SEC("?tc")
 __failure
-__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds {{(ringbuf_mem.* on one path and scalar 7|scalar 7 on one path and ringbuf_mem.*)}}")
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds scalar 7 on one path and ringbuf_mem{{[^ ]*}} on another")
 __naked int reject_caller_frame_conflict(void)
 {
 	asm volatile ("r6 = 7;"

@@ -284,6 +284,71 @@ __naked int fastcall_kfunc_buffer(void)
 	::: __clobber_all);
 }
 
+/* Two patterns of different lengths share the lowest slot: the longer
+ * one's second spill (fp-16) is removed too, so the region the contract
+ * guards must cover it, and the plain store and load at fp-16 keep the
+ * spills. Had they gone, fp-16 would still hold 42 where the verifier
+ * knows the 7 of the second pattern's spill. (helper-8's review, C1.)
+ */
+SEC("?tc")
+__naked int fastcall_unequal_patterns(void)
+{
+	asm volatile ("r7 = 42;"
+	"*(u64 *)(r10 - 16) = r7;"
+	"r1 = 1;"
+	"*(u64 *)(r10 - 24) = r1;"
+	"call %[bpf_get_smp_processor_id];"
+	"r1 = *(u64 *)(r10 - 24);"
+	"r2 = 7;"
+	"*(u64 *)(r10 - 16) = r2;"
+	"*(u64 *)(r10 - 24) = r1;"
+	"call %[bpf_get_smp_processor_id];"
+	"r1 = *(u64 *)(r10 - 24);"
+	"r2 = *(u64 *)(r10 - 16);"
+	"r0 = *(u64 *)(r10 - 16);"
+	"exit;"
+	:
+	: __imm(bpf_get_smp_processor_id)
+	: __clobber_all);
+}
+
+/* Reads its caller's fp-8 through R1 */
+__used __naked __noinline static void fastcall_reader(void)
+{
+	asm volatile ("r0 = *(u64 *)(r1 + 0);"
+	"exit;"
+	::: __clobber_all);
+}
+
+/* A callee reads this frame's spill slot: that keeps this frame's spills.
+ * Had they gone, fp-8 would be the caller's R6, 42, that the prologue
+ * pushed there, where the verifier knows 7. (helper-8's review, C2.)
+ */
+__used __naked __noinline static void fastcall_read_by_callee(void)
+{
+	asm volatile ("r1 = 7;"
+	"*(u64 *)(r10 - 8) = r1;"
+	"call %[bpf_get_smp_processor_id];"
+	"r1 = *(u64 *)(r10 - 8);"
+	"r1 = r10;"
+	"r1 += -8;"
+	"call fastcall_reader;"
+	"r6 = 0;"
+	"exit;"
+	:
+	: __imm(bpf_get_smp_processor_id)
+	: __clobber_all);
+}
+
+SEC("?tc")
+__naked int fastcall_cross_frame_read(void)
+{
+	asm volatile ("r6 = 42;"
+	"call fastcall_read_by_callee;"
+	"exit;"
+	::: __clobber_all);
+}
+
 /* ---- Every program type may throw ----
  *
  * bpf_throw is a kfunc of every program type. Each of these holds a record
