@@ -1485,4 +1485,27 @@ int accept_global_slice(struct __sk_buff *skb)
 	return global_slice_read(&d);
 }
 
+/* A kfunc buffer given as an untrusted BTF pointer to the stack: the
+ * slice's copy would overwrite the slots behind the verifier's back
+ * (helper-8's review, H1). A BTF pointer never becomes a kfunc memory
+ * argument: one for a pointer to void is refused.
+ */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+extern void *bpf_dynptr_slice(const struct bpf_dynptr *ptr, __u32 offset,
+			      void *buffer__opt, __u32 buffer__szk) __ksym;
+
+SEC("?tc")
+__failure __msg("bpf_dynptr_slice args#2 pointer type UNKNOWN  is not supported")
+int reject_slice_buffer_untrusted_btf(struct __sk_buff *skb)
+{
+	struct bpf_dynptr d;
+	__u64 buf[2] = {};
+	void *p;
+
+	bpf_dynptr_from_skb(skb, 0, &d);
+	p = bpf_rdonly_cast(buf, bpf_core_type_id_kernel(struct bpf_dynptr));
+	bpf_dynptr_slice(&d, 0, p, 16);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
