@@ -17303,6 +17303,11 @@ static void mark_fastcall_pattern_for_call(struct bpf_verifier_env *env,
 		if (bpf_is_jump_target(env, insn_idx - i + 1) ||
 		    bpf_is_jump_target(env, insn_idx + i))
 			break;
+		/* the slots must lie in the frame: a pattern in dead code
+		 * may name any offset
+		 */
+		if (off >= 0 || off < -MAX_BPF_STACK)
+			break;
 		stx = &insns[insn_idx - i];
 		ldx = &insns[insn_idx + i];
 		/* must be a stack spill/fill pair */
@@ -22618,8 +22623,10 @@ static int remove_fastcall_spills_fills(struct bpf_verifier_env *env)
 			modified = true;
 		}
 		if ((subprog + 1)->start == i + 1) {
+			/* the removal only ever shrinks the stack */
 			if (modified && !subprog->keep_fastcall_stack)
-				subprog->stack_depth = -subprog->fastcall_stack_off;
+				subprog->stack_depth = min_t(int, subprog->stack_depth,
+							     -subprog->fastcall_stack_off);
 			subprog++;
 			modified = false;
 		}
