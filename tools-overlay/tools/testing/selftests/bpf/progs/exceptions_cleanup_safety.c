@@ -349,6 +349,35 @@ __naked int fastcall_cross_frame_read(void)
 	::: __clobber_all);
 }
 
+/* A bpf_fastcall pattern at fp+0, in dead code of an exception callback:
+ * its region top would be fp+8, a stack depth of -8 (65528 as u16) that
+ * nothing checks for a callback, and the JIT would move rsp 64 KiB down
+ * (helper-9's review). Pattern slots must lie in the frame, and the
+ * removal may only shrink the stack.
+ */
+__noinline int fastcall_dead_pattern_cb(u64 cookie)
+{
+	asm volatile ("r0 = 0;"
+	"if r0 != 0 goto l0_%=;"
+	"goto l1_%=;"
+"l0_%=: *(u64 *)(r10 + 0) = r1;"
+	"call %[bpf_get_smp_processor_id];"
+	"r1 = *(u64 *)(r10 + 0);"
+"l1_%=:"
+	:
+	: __imm(bpf_get_smp_processor_id)
+	: __clobber_all);
+	return 0;
+}
+
+SEC("?tc")
+__exception_cb(fastcall_dead_pattern_cb)
+int fastcall_dead_pattern(struct __sk_buff *ctx)
+{
+	bpf_throw(VAL);
+	return 1;
+}
+
 /* ---- Every program type may throw ----
  *
  * bpf_throw is a kfunc of every program type. Each of these holds a record
