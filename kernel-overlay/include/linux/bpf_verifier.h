@@ -686,7 +686,8 @@ struct bpf_subprog_info {
 	u16 stack_depth; /* max. stack depth used by this function */
 	u16 stack_extra;
 	/* offsets in range [stack_depth .. fastcall_stack_off)
-	 * are used for bpf_fastcall spills and fills.
+	 * are used for bpf_fastcall spills and fills: the top of the
+	 * union of the patterns, never above 0; S16_MIN is no region.
 	 */
 	s16 fastcall_stack_off;
 	bool has_tail_call: 1;
