@@ -89,3 +89,10 @@ selftests_dir() { echo "$WORK/selftests/${1:-$(build_kind)}/out"; }
 # that loads a throwing program with a BPF token (constant blinding).
 # shellcheck disable=SC2034 # used by the scripts that source this
 DEFAULT_TESTS=exceptions,token/exceptions_blinding
+# What DEFAULT_TESTS must run, or ci/test-summary fails the run: every
+# test whose name contains "exceptions" (-t matches by substring: the
+# test_NAME functions of prog_tests/exceptions*.c) and token's subtest.
+# ci/test-summary-fixtures checks the list against tools-overlay.
+# shellcheck disable=SC2034
+DEFAULT_TESTS_EXPECTED="exceptions exceptions_cleanup exceptions_cleanup_kinds
+	exceptions_cleanup_safety exceptions_reach token/exceptions_blinding"
