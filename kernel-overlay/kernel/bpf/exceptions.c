@@ -152,6 +152,7 @@ struct bpf_exc_loc {
 	u8 regno;		/* or callee-saved register, BPF_REG_6..9 */
 	u8 what;		/* enum bpf_exc_what */
 	bool has_value;		/* value is that of a known scalar */
+	s32 obj_off;		/* a BTF pointer this far into its object */
 	u32 type;		/* register type, or dynptr type */
 	u32 btf_id;
 	struct btf *btf;	/* not dereferenced after the load */
@@ -407,7 +408,11 @@ static const char *loc_type_str(struct bpf_verifier_env *env,
 	case BPF_EXC_PART:
 		return "part of a dynptr or iterator";
 	case BPF_EXC_RES_PTR:
-		snprintf(buf, n, "%s%s", reg_type_str(env, loc->type), btf_name);
+		if (loc->obj_off)
+			snprintf(buf, n, "%s%s at offset %d", reg_type_str(env, loc->type),
+				 btf_name, loc->obj_off);
+		else
+			snprintf(buf, n, "%s%s", reg_type_str(env, loc->type), btf_name);
 		return buf;
 	case BPF_EXC_RES_OBJ:
 		if (!loc->btf)
@@ -552,11 +557,15 @@ static int loc_from_reg(struct exc_throw *t, struct bpf_exc_loc *loc,
 		loc->what = BPF_EXC_PTR;
 		return 0;
 	}
-	/* Slices of dynptrs share the dynptr's reference; pointers with an
-	 * offset are not what the release function takes.
+	/* Slices of dynptrs share the dynptr's reference. A pointer with an
+	 * offset is not what the release function takes, except a BTF one at
+	 * a known offset: the node bpf_list_pop_front() and
+	 * bpf_rbtree_remove() return, until container_of(). Its object starts
+	 * reg->off before it, which the verifier knows exactly.
 	 */
 	if ((base_type(reg->type) == PTR_TO_MEM && !(reg->type & MEM_RINGBUF)) ||
-	    reg->off || !tnum_equals_const(reg->var_off, 0)) {
+	    (reg->off && base_type(reg->type) != PTR_TO_BTF_ID) ||
+	    !tnum_equals_const(reg->var_off, 0)) {
 		loc->what = BPF_EXC_COPY;
 		return 0;
 	}
@@ -570,6 +579,7 @@ static int loc_from_reg(struct exc_throw *t, struct bpf_exc_loc *loc,
 		return 0;
 	}
 	loc->what = BPF_EXC_RES_PTR;
+	loc->obj_off = reg->off;
 	return resolve_or_reject(t, loc);
 }
 
@@ -733,7 +743,7 @@ static int merge_loc(const struct bpf_exc_loc *old, const struct bpf_exc_loc *cu
 	if (is_resource(old) && is_resource(cur)) {
 		/* released the same way on both paths */
 		if (old->what != cur->what || old->release != cur->release ||
-		    old->arg != cur->arg)
+		    old->arg != cur->arg || old->obj_off != cur->obj_off)
 			return -EINVAL;
 		*out = *old;
 		return 0;
@@ -1206,8 +1216,9 @@ static void release_frame(const struct bpf_exc_frame_desc *desc,
 		} else {
 			obj = *(void **)(unsigned long)(bp + loc->off);
 		}
+		/* NULL is NULL whatever the offset: kfuncs return NULL */
 		if (obj)
-			loc->release(obj, loc->arg);
+			loc->release(obj - loc->obj_off, loc->arg);
 	}
 }
 

@@ -17303,10 +17303,10 @@ static void mark_fastcall_pattern_for_call(struct bpf_verifier_env *env,
 		if (bpf_is_jump_target(env, insn_idx - i + 1) ||
 		    bpf_is_jump_target(env, insn_idx + i))
 			break;
-		/* the slots must lie in the frame: a pattern in dead code
-		 * may name any offset
+		/* the slots must lie in the frame, whole and aligned: a
+		 * pattern in dead code may name any offset
 		 */
-		if (off >= 0 || off < -MAX_BPF_STACK)
+		if (off > -BPF_REG_SIZE || off < -MAX_BPF_STACK || off % BPF_REG_SIZE)
 			break;
 		stx = &insns[insn_idx - i];
 		ldx = &insns[insn_idx + i];
@@ -22623,10 +22623,18 @@ static int remove_fastcall_spills_fills(struct bpf_verifier_env *env)
 			modified = true;
 		}
 		if ((subprog + 1)->start == i + 1) {
-			/* the removal only ever shrinks the stack */
-			if (modified && !subprog->keep_fastcall_stack)
-				subprog->stack_depth = min_t(int, subprog->stack_depth,
-							     -subprog->fastcall_stack_off);
+			/* the removal only ever shrinks the stack, and the
+			 * pattern slots lie in the frame
+			 */
+			if (modified && !subprog->keep_fastcall_stack) {
+				int top = -subprog->fastcall_stack_off;
+
+				if (top < 0) {
+					verbose(env, "verifier internal error: bpf_fastcall region above fp\n");
+					return -EFAULT;
+				}
+				subprog->stack_depth = min_t(int, subprog->stack_depth, top);
+			}
 			subprog++;
 			modified = false;
 		}

@@ -8,10 +8,10 @@
 #include <network_helpers.h>
 
 #include "cgroup_helpers.h"
+#include "progs/exceptions_cleanup.h"
 #include "exceptions_cleanup.skel.h"
 #include "exceptions_cleanup_fail.skel.h"
 
-#define VAL 0xeB9F
 #define ALLOC_FAILED 1
 
 struct exc_case {
@@ -61,6 +61,48 @@ static int run_syscall(struct bpf_program *prog, __u32 *retval)
 	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &topts);
 	*retval = topts.retval;
 	return err;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Kinds in the order of enum exc_kind */
+static const char * const kind_names[EXC_KINDS] = {
+	"obj", "iter_num", "task", "cgroup", "cpumask",
+};
+
+/* The pointers released are the pointers acquired, as multisets: each
+ * object handed out during the run came back once, and nothing else did.
+ * Equal counts with unequal sets would be a wrong release.
+ */
+static void check_same_objects(struct exceptions_cleanup *skel)
+{
+	__u64 a[EXC_MAX_PTRS], r[EXC_MAX_PTRS];
+	unsigned int n, i;
+	int k;
+
+	for (k = 0; k < EXC_KINDS; k++) {
+		n = skel->bss->acq[k].n;
+		if (!ASSERT_LE(n, EXC_MAX_PTRS, kind_names[k]) ||
+		    !ASSERT_EQ(skel->bss->rel[k].n, n, kind_names[k]))
+			continue;
+		memcpy(a, skel->bss->acq[k].p, n * sizeof(a[0]));
+		memcpy(r, skel->bss->rel[k].p, n * sizeof(r[0]));
+		qsort(a, n, sizeof(a[0]), cmp_u64);
+		qsort(r, n, sizeof(r[0]), cmp_u64);
+		for (i = 0; i < n; i++) {
+			if (a[i] == r[i])
+				continue;
+			PRINT_FAIL("%s: released %#llx where %#llx was acquired (%u of %u)\n",
+				   kind_names[k], (unsigned long long)r[i],
+				   (unsigned long long)a[i], i, n);
+			break;
+		}
+	}
 }
 
 static void run_case(const struct exc_case *c)
@@ -124,6 +166,7 @@ static void run_case(const struct exc_case *c)
 	ASSERT_EQ(skel->bss->cgroup_dtor_cnt, c->cgroup_dtor, "bpf_cgroup_release_dtor calls");
 	ASSERT_EQ(skel->bss->cpumask_dtor_cnt, c->cpumask_dtor,
 		  "bpf_cpumask_release_dtor calls");
+	check_same_objects(skel);
 out:
 	ring_buffer__free(ringbuf);
 	exceptions_cleanup__destroy(skel);
@@ -272,6 +315,17 @@ void test_exceptions_cleanup(void)
 	EXC_CASE(released_obj_iter_before_throw, OBJ(1), ITER(1));
 	EXC_CASE(global_throw_caller_holds, DISCARD(1), OBJ(1));
 	EXC_CASE(global_throw_in_loop, DISCARD(1), ITER(1));
+
+	/* Objects from elsewhere than bpf_obj_new, and what fields own */
+	EXC_CASE(dynptr_clone_throw, DYNPTR(1));
+	EXC_CASE(obj_with_fields, OBJ(4));
+	EXC_CASE(refcount_two_refs, OBJ(2));
+	EXC_CASE(list_pop_throw, OBJ(1));
+	EXC_CASE(rbtree_remove_throw, OBJ(1));
+	EXC_CASE(kptr_xchg_throw, OBJ(2));
+	/* held only at an offset from the object */
+	EXC_CASE(obj_past_end, OBJ(1));
+	EXC_CASE(obj_before_start, OBJ(1));
 
 	/* BTF pointers released through their registered destructors */
 	EXC_CASE(task_ref, .task_dtor = 1);

@@ -401,7 +401,7 @@ static void test_task(void)
 {
 	static const char * const progs[] = {
 		"task_rcu_users", "task_usage", "mm_users", "task_throw",
-		"task_vma_iter_throw", NULL
+		"task_acquire_throw", "task_vma_iter_throw", NULL
 	};
 	struct exceptions_cleanup_kinds *skel = open_with(progs);
 	pid_t child;
@@ -414,6 +414,8 @@ static void test_task(void)
 	skel->bss->pid = child;
 	counter_back(skel, skel->progs.task_rcu_users, skel->progs.task_throw,
 		     "task rcu_users after task_throw");
+	counter_back(skel, skel->progs.task_rcu_users, skel->progs.task_acquire_throw,
+		     "task rcu_users after task_acquire_throw");
 	counter_back(skel, skel->progs.task_usage, skel->progs.task_vma_iter_throw,
 		     "task usage after task_vma_iter_throw");
 	counter_back(skel, skel->progs.mm_users, skel->progs.task_vma_iter_throw,
@@ -513,7 +515,9 @@ static long dying_descendants(void)
 
 static void test_cgroup(void)
 {
-	static const char * const progs[] = { "cgroup_throw", NULL };
+	static const char * const progs[] = {
+		"cgroup_throw", "cgroup_acquire_throw", "cgroup_ancestor_throw", NULL
+	};
 	struct exceptions_cleanup_kinds *skel = open_with(progs);
 	long dying = -1;
 	int i;
@@ -523,7 +527,12 @@ static void test_cgroup(void)
 	if (!make_cgroups())
 		goto out;
 	skel->bss->cgid = cg_id(CG_CHILD);
-	if (!run_throw(skel, skel->progs.cgroup_throw))
+	/* three references taken three ways, each dropped by a throw: one
+	 * left would keep the cgroup from being freed
+	 */
+	if (!run_throw(skel, skel->progs.cgroup_throw) ||
+	    !run_throw(skel, skel->progs.cgroup_acquire_throw) ||
+	    !run_throw(skel, skel->progs.cgroup_ancestor_throw))
 		goto out;
 	remove_cgroup(CG_CHILD);
 	/* freeing a removed cgroup takes RCU grace periods and work items */
@@ -592,10 +601,12 @@ static void test_socket(void)
 {
 	static const char * const progs[] = {
 		"sk_refcnt", "sk_lookup_throw", "skc_lookup_throw", "sockmap_lookup_throw",
-		"sk_cast_throw", "sk_cast_first_throw", "obs_sk_destruct", NULL
+		"sk_cast_throw", "sk_cast_first_throw", "sk_btf_cast_throw",
+		"sockhash_lookup_throw", "udp_lookup", "udp_lookup_throw",
+		"obs_udp_release", "obs_sk_destruct", NULL
 	};
 	struct exceptions_cleanup_kinds *skel = open_with(progs);
-	int srv = -1, cli = -1, acc = -1, old, i, zero = 0;
+	int srv = -1, cli = -1, acc = -1, udp = -1, old, i, zero = 0;
 	struct linger lin = { .l_onoff = 1, .l_linger = 0 };
 
 	if (!skel)
@@ -628,6 +639,8 @@ static void test_socket(void)
 		     "socket refcount after sk_cast_throw");
 	counter_back(skel, skel->progs.sk_refcnt, skel->progs.sk_cast_first_throw,
 		     "socket refcount after sk_cast_first_throw");
+	counter_back(skel, skel->progs.sk_refcnt, skel->progs.sk_btf_cast_throw,
+		     "socket refcount after sk_btf_cast_throw");
 	/* the sockmap holds a reference of its own, probed with it in place */
 	if (ASSERT_OK(bpf_map_update_elem(bpf_map__fd(skel->maps.socks), &zero, &acc,
 					  BPF_ANY), "sockmap insert")) {
@@ -635,6 +648,27 @@ static void test_socket(void)
 			     "socket refcount after sockmap_lookup_throw");
 		ASSERT_OK(bpf_map_delete_elem(bpf_map__fd(skel->maps.socks), &zero),
 			  "sockmap delete");
+	}
+	if (ASSERT_OK(bpf_map_update_elem(bpf_map__fd(skel->maps.sockh), &zero, &acc,
+					  BPF_ANY), "sockhash insert")) {
+		counter_back(skel, skel->progs.sk_refcnt, skel->progs.sockhash_lookup_throw,
+			     "socket refcount after sockhash_lookup_throw");
+		ASSERT_OK(bpf_map_delete_elem(bpf_map__fd(skel->maps.sockh), &zero),
+			  "sockhash delete");
+	}
+
+	/* a bound UDP socket: the throw releases the socket the lookup found */
+	udp = start_server(AF_INET, SOCK_DGRAM, "127.0.0.1", 0, 0);
+	if (ASSERT_GE(udp, 0, "udp server")) {
+		skel->bss->utuple.ipv4.saddr = htonl(INADDR_LOOPBACK);
+		skel->bss->utuple.ipv4.daddr = htonl(INADDR_LOOPBACK);
+		skel->bss->utuple.ipv4.sport = htons(9);
+		skel->bss->utuple.ipv4.dport = htons(local_port(udp));
+		if (ASSERT_EQ(probe(skel, skel->progs.udp_lookup), 0, "udp lookup") &&
+		    ASSERT_NEQ(skel->bss->udp_addr, 0, "udp socket found") &&
+		    run_throw(skel, skel->progs.udp_lookup_throw))
+			ASSERT_EQ(skel->bss->udp_released, 1,
+				  "the throw released the UDP socket, once");
 	}
 
 	/* reset the connection: the socket goes as soon as the last
@@ -653,6 +687,8 @@ out:
 		close(cli);
 	if (srv >= 0)
 		close(srv);
+	if (udp >= 0)
+		close(udp);
 	leave_netns(old);
 	exceptions_cleanup_kinds__destroy(skel);
 }
@@ -674,7 +710,8 @@ static long read_long(const char *path)
 static void test_nf_conn(void)
 {
 	static const char * const progs[] = {
-		"ct_alloc_throw", "ct_insert", "ct_use", "ct_lookup_throw", NULL
+		"ct_alloc_throw", "ct_insert", "ct_use", "ct_lookup_throw",
+		"ct_skb_lookup_throw", "ct_skb_alloc_throw", NULL
 	};
 	struct exceptions_cleanup_kinds *skel = open_with(progs);
 	long before, after;
@@ -704,6 +741,14 @@ static void test_nf_conn(void)
 	ASSERT_EQ(read_long(CT_COUNT), before + 1, "entry inserted");
 	counter_back(skel, skel->progs.ct_use, skel->progs.ct_lookup_throw,
 		     "nf_conn use after ct_lookup_throw");
+	counter_back(skel, skel->progs.ct_use, skel->progs.ct_skb_lookup_throw,
+		     "nf_conn use after ct_skb_lookup_throw");
+	/* an skb allocation, never inserted, is freed: the count is the
+	 * inserted entry's only
+	 */
+	if (run_throw(skel, skel->progs.ct_skb_alloc_throw))
+		ASSERT_EQ(read_long(CT_COUNT), before + 1,
+			  "nf_conntrack_count after ct_skb_alloc_throw");
 out:
 	leave_netns(old);
 	exceptions_cleanup_kinds__destroy(skel);

@@ -481,6 +481,8 @@ void test_exceptions_cleanup_safety(void)
 		run_retval7("fastcall_unequal_patterns");
 	if (test__start_subtest("fastcall_cross_frame_read"))
 		run_retval7("fastcall_cross_frame_read");
+	if (test__start_subtest("fastcall_far_dead_pattern"))
+		run_retval7("fastcall_far_dead_pattern");
 	/* the callback's 0 is the program's return value */
 	if (test__start_subtest("fastcall_dead_pattern")) {
 		LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = &pkt_v4,
@@ -488,6 +490,14 @@ void test_exceptions_cleanup_safety(void)
 
 		run_prog("fastcall_dead_pattern", 0, TEST_RUN, &topts, 0, false);
 	}
+	if (test__start_subtest("fastcall_misaligned_dead_pattern")) {
+		LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = &pkt_v4,
+			    .data_size_in = sizeof(pkt_v4));
+
+		run_prog("fastcall_misaligned_dead_pattern", 0, TEST_RUN, &topts, 0, false);
+	}
+	if (test__start_subtest("fastcall_misaligned_two_pairs"))
+		run_retval7("fastcall_misaligned_two_pairs");
 	/* mark 0: R6 is NULL, written by a 32-bit insn */
 	if (test__start_subtest("rnd_hi32_null"))
 		run_case("rnd_hi32_null", BPF_F_TEST_RND_HI32, 0, false);

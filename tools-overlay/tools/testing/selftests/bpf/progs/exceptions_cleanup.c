@@ -16,6 +16,12 @@
  *   'observe' is set, so user space asserts that each resource was
  *   released exactly once (and that nothing already released was released
  *   again).
+ * - for objects, iterators and BTF pointers, counts alone would pass
+ *   "object A released twice, object B leaked". So observers also record
+ *   the pointer each acquire function returned (fexit, or fentry for an
+ *   iterator's address) and the pointer each release function received,
+ *   and user space compares the two sets. For percpu objects, bit 0 of
+ *   the pointer records the percpu flag __bpf_obj_drop_impl was given.
  *
  * The cases whose point is where a value lives (R6-R9, stack slots, which
  * frame) are written in inline assembly, so they do not depend on the
@@ -41,6 +47,7 @@ struct cgroup *bpf_cgroup_from_id(u64 cgid) __ksym;
 void bpf_cgroup_release(struct cgroup *cgrp) __ksym;
 struct bpf_cpumask *bpf_cpumask_create(void) __ksym;
 void bpf_cpumask_release(struct bpf_cpumask *cpumask) __ksym;
+int bpf_dynptr_clone(const struct bpf_dynptr *ptr, struct bpf_dynptr *clone__uninit) __ksym;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -50,6 +57,41 @@ struct {
 struct obj {
 	long v;
 };
+
+/* A node of a list and of a tree, with a refcount */
+struct node_data {
+	long key;
+	struct bpf_list_node l;
+	struct bpf_rb_node r;
+	struct bpf_refcount ref;
+};
+
+/* An object whose fields own other objects */
+struct obj_fields {
+	struct obj __kptr *inner;
+	struct bpf_spin_lock lock;
+	struct bpf_list_head head __contains(node_data, l);
+	struct bpf_rb_root root __contains(node_data, r);
+};
+
+#define private(name) SEC(".bss." #name) __hidden __attribute__((aligned(8)))
+
+private(EXC) struct bpf_spin_lock glock;
+private(EXC) struct bpf_list_head ghead __contains(node_data, l);
+private(EXC) struct bpf_rb_root groot __contains(node_data, r);
+
+/* Local and percpu kptrs */
+struct kptr_val {
+	struct obj __kptr *local;
+	struct obj __percpu_kptr *percpu;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, int);
+	__type(value, struct kptr_val);
+	__uint(max_entries, 1);
+} kptrs SEC(".maps");
 
 /* Set by user space */
 int pid;
@@ -96,6 +138,79 @@ OBSERVER(bpf_task_release_dtor, task_dtor_cnt)
 OBSERVER(bpf_cgroup_release_dtor, cgroup_dtor_cnt)
 /* Observer: cpumasks dropped through the registered destructor */
 OBSERVER(bpf_cpumask_release_dtor, cpumask_dtor_cnt)
+
+/* Pointers handed out and taken back while 'observe' is set, by kind */
+struct exc_ptrs acq[EXC_KINDS];
+struct exc_ptrs rel[EXC_KINDS];
+
+static __always_inline void note(struct exc_ptrs *s, u64 ptr)
+{
+	unsigned int i;
+
+	if (!observed())
+		return;
+	i = __sync_fetch_and_add(&s->n, 1);
+	if (i < EXC_MAX_PTRS)
+		s->p[i] = ptr;
+}
+
+/* Acquired: what the acquire function returned, unless NULL */
+#define ACQ_OBSERVER(func, kind, bit, ...)			\
+SEC("?fexit/" #func)						\
+int BPF_PROG(acq_##func, __VA_ARGS__, void *ret)		\
+{								\
+	if (ret)						\
+		note(&acq[kind], (u64)ret | (bit));		\
+	return 0;						\
+}
+
+/* Released: the pointer the release function received */
+#define REL_OBSERVER(func, kind)				\
+SEC("?fentry/" #func)						\
+int BPF_PROG(rel_##func, void *p)				\
+{								\
+	note(&rel[kind], (u64)p);				\
+	return 0;						\
+}
+
+ACQ_OBSERVER(bpf_obj_new_impl, EXC_OBJ, 0, u64 id, void *meta)
+ACQ_OBSERVER(bpf_percpu_obj_new_impl, EXC_OBJ, 1, u64 id, void *meta)
+/* A second owning reference to the same object: acquired again */
+ACQ_OBSERVER(bpf_refcount_acquire_impl, EXC_OBJ, 0, void *kptr, void *meta)
+ACQ_OBSERVER(bpf_task_from_pid, EXC_TASK, 0, s32 pid)
+ACQ_OBSERVER(bpf_cgroup_from_id, EXC_CGROUP, 0, u64 id)
+REL_OBSERVER(bpf_iter_num_destroy, EXC_ITER)
+REL_OBSERVER(bpf_task_release, EXC_TASK)
+REL_OBSERVER(bpf_task_release_dtor, EXC_TASK)
+REL_OBSERVER(bpf_cgroup_release, EXC_CGROUP)
+REL_OBSERVER(bpf_cgroup_release_dtor, EXC_CGROUP)
+/* (bpf_cpumask_release_dtor() calls bpf_cpumask_release(): one observer) */
+REL_OBSERVER(bpf_cpumask_release, EXC_CPUMASK)
+
+/* Released objects: the pointer and the percpu flag in bit 0 */
+SEC("?fentry/__bpf_obj_drop_impl")
+int BPF_PROG(rel_obj_drop, void *p, const struct btf_record *rec, bool percpu)
+{
+	note(&rel[EXC_OBJ], (u64)p | (percpu ? 1 : 0));
+	return 0;
+}
+
+/* bpf_cpumask_create() takes no argument: ctx[0] is its return value */
+SEC("?fexit/bpf_cpumask_create")
+int BPF_PROG(acq_bpf_cpumask_create, void *ret)
+{
+	if (ret)
+		note(&acq[EXC_CPUMASK], (u64)ret);
+	return 0;
+}
+
+/* An iterator is acquired at its address, whatever its range */
+SEC("?fentry/bpf_iter_num_new")
+int BPF_PROG(acq_iter_num_new, struct bpf_iter_num *it, int start, int end)
+{
+	note(&acq[EXC_ITER], (u64)it);
+	return 0;
+}
 
 /* Not a case: returns 1 when the whole of rb can be reserved, which is
  * only possible when no record of an earlier run is still reserved.
@@ -331,6 +446,188 @@ end:
 		bpf_obj_drop(f[i]);
 	}
 	return ALLOC_FAILED;
+}
+
+/* ---- Objects that come from elsewhere than bpf_obj_new ---- */
+
+/* A clone shares the original's reservation: one discard */
+SEC("?tc")
+int dynptr_clone_throw(struct __sk_buff *ctx)
+{
+	struct bpf_dynptr d, c;
+
+	bpf_ringbuf_reserve_dynptr(&rb, 8, 0, &d);
+	bpf_dynptr_clone(&d, &c);
+	bpf_throw(VAL);
+	bpf_ringbuf_discard_dynptr(&d, 0);
+	return 0;
+}
+
+static bool node_less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	return container_of(a, struct node_data, r)->key <
+	       container_of(b, struct node_data, r)->key;
+}
+
+/* Dropping the object frees what its fields own: the object in its kptr,
+ * the node on its list and the node in its tree (four drops, four objects).
+ */
+SEC("?tc")
+int obj_with_fields(struct __sk_buff *ctx)
+{
+	struct node_data *n, *m;
+	struct obj_fields *o;
+	struct obj *in;
+
+	o = bpf_obj_new(typeof(*o));
+	if (!o)
+		return ALLOC_FAILED;
+	in = bpf_obj_new(typeof(*in));
+	n = bpf_obj_new(typeof(*n));
+	m = bpf_obj_new(typeof(*m));
+	if (!in || !n || !m)
+		goto fail;
+	in = bpf_kptr_xchg(&o->inner, in);
+	if (in)
+		bpf_obj_drop(in);	/* not reached: the field was empty */
+	bpf_spin_lock(&o->lock);
+	bpf_list_push_front(&o->head, &n->l);
+	bpf_rbtree_add(&o->root, &m->r, node_less);
+	bpf_spin_unlock(&o->lock);
+	bpf_throw(VAL);
+	bpf_obj_drop(o);
+	return 0;
+fail:
+	if (in)
+		bpf_obj_drop(in);
+	if (n)
+		bpf_obj_drop(n);
+	if (m)
+		bpf_obj_drop(m);
+	bpf_obj_drop(o);
+	return ALLOC_FAILED;
+}
+
+/* Two owning references to one refcounted object: each is dropped, and
+ * the second drop frees it.
+ */
+SEC("?tc")
+int refcount_two_refs(struct __sk_buff *ctx)
+{
+	struct node_data *n, *m;
+
+	n = bpf_obj_new(typeof(*n));
+	if (!n)
+		return ALLOC_FAILED;
+	m = bpf_refcount_acquire(n);
+	bpf_throw(VAL);
+	bpf_obj_drop(n);
+	if (m)
+		bpf_obj_drop(m);
+	return 0;
+}
+
+/* A node taken off a list is owned again, and dropped */
+SEC("?tc")
+int list_pop_throw(struct __sk_buff *ctx)
+{
+	struct bpf_list_node *l;
+	struct node_data *n;
+
+	n = bpf_obj_new(typeof(*n));
+	if (!n)
+		return ALLOC_FAILED;
+	bpf_spin_lock(&glock);
+	bpf_list_push_front(&ghead, &n->l);
+	l = bpf_list_pop_front(&ghead);
+	bpf_spin_unlock(&glock);
+	if (!l)
+		return ALLOC_FAILED;
+	n = container_of(l, struct node_data, l);
+	bpf_throw(VAL);
+	bpf_obj_drop(n);
+	return 0;
+}
+
+/* A node removed from a tree is owned again, and dropped */
+SEC("?tc")
+int rbtree_remove_throw(struct __sk_buff *ctx)
+{
+	struct bpf_rb_node *r;
+	struct node_data *n;
+
+	n = bpf_obj_new(typeof(*n));
+	if (!n)
+		return ALLOC_FAILED;
+	bpf_spin_lock(&glock);
+	bpf_rbtree_add(&groot, &n->r, node_less);
+	r = bpf_rbtree_first(&groot);
+	if (r)
+		r = bpf_rbtree_remove(&groot, r);
+	bpf_spin_unlock(&glock);
+	if (!r)
+		return ALLOC_FAILED;
+	n = container_of(r, struct node_data, r);
+	bpf_throw(VAL);
+	bpf_obj_drop(n);
+	return 0;
+}
+
+/* Only a pointer past the end of the object (or before its start) is
+ * held: the verifier knows how far, and the throw drops the object itself,
+ * which the observers check by its address.
+ */
+#define OBJ_AT_OFFSET(name, delta)					\
+SEC("?tc")								\
+int name(struct __sk_buff *ctx)						\
+{									\
+	struct obj *p = bpf_obj_new(typeof(*p));			\
+									\
+	if (!p)								\
+		return ALLOC_FAILED;					\
+	asm volatile ("%[p] += %[d];" : [p]"+r"(p) : [d]"i"(delta));	\
+	bpf_throw(VAL);							\
+	asm volatile ("%[p] += %[d];" : [p]"+r"(p) : [d]"i"(-(delta)));\
+	bpf_obj_drop(p);						\
+	return 0;							\
+}
+
+OBJ_AT_OFFSET(obj_past_end, 64)
+OBJ_AT_OFFSET(obj_before_start, -16)
+
+/* A local and a percpu object taken out of map kptrs: both dropped, the
+ * percpu one as percpu.
+ */
+SEC("?tc")
+int kptr_xchg_throw(struct __sk_buff *ctx)
+{
+	struct kptr_val *v;
+	struct obj *p, *q;
+	int key = 0;
+
+	v = bpf_map_lookup_elem(&kptrs, &key);
+	if (!v)
+		return ALLOC_FAILED;
+	p = bpf_obj_new(typeof(*p));
+	if (!p)
+		return ALLOC_FAILED;
+	p = bpf_kptr_xchg(&v->local, p);
+	if (p)
+		bpf_obj_drop(p);
+	q = bpf_percpu_obj_new(typeof(*q));
+	if (!q)
+		return ALLOC_FAILED;
+	q = bpf_kptr_xchg(&v->percpu, q);
+	if (q)
+		bpf_percpu_obj_drop(q);
+	p = bpf_kptr_xchg(&v->local, NULL);
+	q = bpf_kptr_xchg(&v->percpu, NULL);
+	bpf_throw(VAL);
+	if (p)
+		bpf_obj_drop(p);
+	if (q)
+		bpf_percpu_obj_drop(q);
+	return 0;
 }
 
 /* The throw's descriptor survives dead code elimination after it */

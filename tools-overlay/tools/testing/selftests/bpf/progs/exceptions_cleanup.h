@@ -15,4 +15,23 @@
 	"r3 = 0;"			\
 	"call %[bpf_ringbuf_reserve];"
 
+/* Kinds of object whose pointers the observers of exceptions_cleanup.c
+ * record, when the kernel hands one out and when it takes one back.
+ */
+enum exc_kind {
+	EXC_OBJ,	/* bpf_obj_new, bpf_percpu_obj_new (bit 0: percpu) */
+	EXC_ITER,	/* bpf_iter_num, by the address of the iterator */
+	EXC_TASK,
+	EXC_CGROUP,
+	EXC_CPUMASK,
+	EXC_KINDS,
+};
+
+#define EXC_MAX_PTRS 128
+
+struct exc_ptrs {
+	unsigned int n;		/* how many, even past EXC_MAX_PTRS */
+	unsigned long long p[EXC_MAX_PTRS];
+};
+
 #endif /* __EXCEPTIONS_CLEANUP_H */

@@ -236,9 +236,15 @@ __naked int reject_slot_scalar7_first_vs_ringbuf(void)
 	: __clobber_all);
 }
 
-/* NULL first, then the scalar 7 (no resource yet: kept), then the record */
+/* NULL first, then the scalar 7 (no resource yet: kept), then the record.
+ * With a checkpoint at every prune point (BPF_F_TEST_STATE_FREQ) the 7
+ * path meets the NULL path's state at the join: only the NULL being
+ * precise keeps 7 from being pruned there as "the same scalar". Had it
+ * been, the record would merge with the NULL, the program would load, and
+ * the 7 path would hand 7 to bpf_ringbuf_discard.
+ */
 SEC("?tc")
-__failure
+__failure __flag(BPF_F_TEST_STATE_FREQ)
 __msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds ringbuf_mem{{[^ ]*}} on one path and scalar 7 on another")
 __naked int reject_reg_null_then_scalar7_then_ringbuf(void)
 {
@@ -288,6 +294,30 @@ __naked int reject_reg_null_ringbuf_then_scalar7(void)
 	:
 	: RB_IMMS
 	: __clobber_all);
+}
+
+struct cgroup *bpf_cgroup_from_id(u64 cgid) __ksym;
+void bpf_cgroup_release(struct cgroup *cgrp) __ksym;
+
+/* A BTF pointer into its object is released from the object's start,
+ * reg->off before it. The same location at two offsets on two paths
+ * cannot be: the descriptor has one offset. (In C, so that the kfunc has
+ * BTF; where the compiler keeps the pointer is not the point.)
+ */
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 {{[^ ]+}} holds {{[^ ]*}}cgroup{{( on one path and [^ ]*cgroup at offset 8| at offset 8 on one path and [^ ]*cgroup)}} on another")
+int reject_btf_offsets_differ(struct __sk_buff *ctx)
+{
+	struct cgroup *c = bpf_cgroup_from_id(1);
+
+	if (!c)
+		return 0;
+	if (ctx->mark)
+		asm volatile ("%[c] += 8;" : [c]"+r"(c));
+	bpf_throw(VAL);
+	bpf_cgroup_release(c);
+	return 0;
 }
 
 /* An unknown scalar in R6 on the other path */

@@ -31,7 +31,10 @@
 
 struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
 void bpf_task_release(struct task_struct *p) __ksym;
+struct task_struct *bpf_task_acquire(struct task_struct *p) __ksym;
 struct cgroup *bpf_cgroup_from_id(u64 cgid) __ksym;
+struct cgroup *bpf_cgroup_acquire(struct cgroup *cgrp) __ksym;
+struct cgroup *bpf_cgroup_ancestor(struct cgroup *cgrp, int level) __ksym;
 void bpf_cgroup_release(struct cgroup *cgrp) __ksym;
 struct bpf_cpumask *bpf_cpumask_create(void) __ksym;
 struct bpf_cpumask *bpf_cpumask_acquire(struct bpf_cpumask *cpumask) __ksym;
@@ -42,6 +45,12 @@ struct nf_conn___init *bpf_xdp_ct_alloc(struct xdp_md *ctx, struct bpf_sock_tupl
 					u32 tuple__sz, struct bpf_ct_opts *opts,
 					u32 opts__sz) __ksym;
 struct nf_conn *bpf_xdp_ct_lookup(struct xdp_md *ctx, struct bpf_sock_tuple *tuple,
+				  u32 tuple__sz, struct bpf_ct_opts *opts,
+				  u32 opts__sz) __ksym;
+struct nf_conn___init *bpf_skb_ct_alloc(struct __sk_buff *ctx, struct bpf_sock_tuple *tuple,
+					u32 tuple__sz, struct bpf_ct_opts *opts,
+					u32 opts__sz) __ksym;
+struct nf_conn *bpf_skb_ct_lookup(struct __sk_buff *ctx, struct bpf_sock_tuple *tuple,
 				  u32 tuple__sz, struct bpf_ct_opts *opts,
 				  u32 opts__sz) __ksym;
 struct nf_conn *bpf_ct_insert_entry(struct nf_conn___init *nfct_i) __ksym;
@@ -97,12 +106,15 @@ u64 cgid;		/* a cgroup id */
 u32 key_serial;		/* a user key */
 u32 hid_id;		/* a HID device */
 struct bpf_sock_tuple tuple;	/* a socket, or a conntrack entry */
+struct bpf_sock_tuple utuple;	/* a bound UDP socket */
 
 /* Read by user space */
 int after_throw;	/* code after a throw ran: must stay 0 */
 int entered;		/* a *_throw program ran up to its throw */
 long count;		/* what a probe read */
 int sk_freed;		/* destructor calls for the accepted socket */
+u64 udp_addr;		/* the UDP socket, as udp_lookup found it */
+int udp_released;	/* bpf_sk_release_on_throw() calls for it */
 u64 sk_addr;		/* the accepted socket, as sk_refcnt found it */
 int err;		/* an error a probe or setup ran into */
 int lsm_mode;		/* what file_open does for 'pid': 1 probe, 2 throw */
@@ -313,6 +325,25 @@ int task_throw(void *ctx)
 	return 0;
 }
 
+/* A second reference, from bpf_task_acquire(): the first is dropped */
+SEC("?syscall")
+int task_acquire_throw(void *ctx)
+{
+	struct task_struct *t = bpf_task_from_pid(pid), *a;
+
+	if (!t)
+		bpf_throw(TAKE_FAILED);
+	a = bpf_task_acquire(t);
+	bpf_task_release(t);
+	if (!a)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_task_release(a);
+	return 0;
+}
+
 /* Holds only the iterator: it has its own references to the task and mm */
 SEC("?syscall")
 int task_vma_iter_throw(void *ctx)
@@ -372,6 +403,46 @@ int cgroup_throw(void *ctx)
 	bpf_throw(VAL);
 	after_throw++;
 	bpf_cgroup_release(cgrp);
+	return 0;
+}
+
+/* A reference from bpf_cgroup_acquire(); the first is dropped */
+SEC("?syscall")
+int cgroup_acquire_throw(void *ctx)
+{
+	struct cgroup *cgrp = bpf_cgroup_from_id(cgid), *a;
+
+	if (!cgrp)
+		bpf_throw(TAKE_FAILED);
+	a = bpf_cgroup_acquire(cgrp);
+	bpf_cgroup_release(cgrp);
+	if (!a)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_cgroup_release(a);
+	return 0;
+}
+
+/* A reference from bpf_cgroup_ancestor(), at the cgroup's own level: the
+ * cgroup itself
+ */
+SEC("?syscall")
+int cgroup_ancestor_throw(void *ctx)
+{
+	struct cgroup *cgrp = bpf_cgroup_from_id(cgid), *a;
+
+	if (!cgrp)
+		bpf_throw(TAKE_FAILED);
+	a = bpf_cgroup_ancestor(cgrp, cgrp->level);
+	bpf_cgroup_release(cgrp);
+	if (!a)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_cgroup_release(a);
 	return 0;
 }
 
@@ -576,6 +647,100 @@ int sockmap_lookup_throw(struct __sk_buff *ctx)
 	return 0;
 }
 
+/* User space puts the accepted socket at key 0 of this one too */
+struct {
+	__uint(type, BPF_MAP_TYPE_SOCKHASH);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, int);
+} sockh SEC(".maps");
+
+SEC("?tc")
+int sockhash_lookup_throw(struct __sk_buff *ctx)
+{
+	struct bpf_sock *sk = bpf_map_lookup_elem(&sockh, &(int){0});
+
+	if (!sk)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_sk_release(sk);
+	return 0;
+}
+
+/* A BTF cast (bpf_skc_to_tcp_sock(), a struct tcp_sock) beside the socket:
+ * the socket is released, once, and not the cast
+ */
+SEC("?tc")
+int sk_btf_cast_throw(struct __sk_buff *ctx)
+{
+	struct bpf_sock *sk = lookup_sk(ctx);
+	struct tcp_sock *tp;
+
+	if (!sk)
+		bpf_throw(TAKE_FAILED);
+	tp = bpf_skc_to_tcp_sock(sk);
+	if (!tp) {
+		bpf_sk_release(sk);
+		bpf_throw(TAKE_FAILED);
+	}
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	/* both are used after the throw: the frame holds both */
+	count = tp->snd_cwnd;
+	bpf_sk_release(sk);
+	return 0;
+}
+
+/* UDP sockets are SOCK_RCU_FREE: bpf_sk_release() takes no reference
+ * back, so there is no count to watch. What is watched is that the throw
+ * hands this very socket to the release, once.
+ */
+static __always_inline struct bpf_sock *lookup_udp(struct __sk_buff *ctx)
+{
+	return bpf_sk_lookup_udp(ctx, &utuple, sizeof(utuple.ipv4),
+				 BPF_F_CURRENT_NETNS, 0);
+}
+
+SEC("?tc")
+int udp_lookup(struct __sk_buff *ctx)
+{
+	struct bpf_sock *sk = lookup_udp(ctx);
+
+	if (!sk) {
+		err = -ENOENT;
+		return 0;
+	}
+	udp_addr = (u64)sk;
+	count = 0;
+	bpf_sk_release(sk);
+	return 0;
+}
+
+SEC("?tc")
+int udp_lookup_throw(struct __sk_buff *ctx)
+{
+	struct bpf_sock *sk = lookup_udp(ctx);
+
+	if (!sk)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_sk_release(sk);
+	return 0;
+}
+
+SEC("?fentry/bpf_sk_release_on_throw")
+int BPF_PROG(obs_udp_release, struct sock *sk)
+{
+	if (udp_addr && (u64)sk == udp_addr)
+		udp_released++;
+	return 0;
+}
+
 /* A cast of the socket is held beside the socket: bpf_throw releases the
  * socket the lookup returned, not the cast sharing its reference.
  */
@@ -719,6 +884,41 @@ int ct_lookup_throw(struct xdp_md *ctx)
 	struct nf_conn *ct;
 
 	ct = bpf_xdp_ct_lookup(ctx, &tuple, sizeof(tuple.ipv4), &opts, sizeof(opts));
+	if (!ct)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	bpf_ct_release(ct);
+	return 0;
+}
+
+/* The skb variants, from tc */
+SEC("?tc")
+int ct_skb_alloc_throw(struct __sk_buff *ctx)
+{
+	struct bpf_ct_opts opts = ct_opts();
+	struct nf_conn___init *ct;
+
+	ct = bpf_skb_ct_alloc(ctx, &tuple, sizeof(tuple.ipv4), &opts, sizeof(opts));
+	if (!ct)
+		bpf_throw(TAKE_FAILED);
+	entered++;
+	bpf_throw(VAL);
+	after_throw++;
+	ct = (void *)bpf_ct_insert_entry(ct);
+	if (ct)
+		bpf_ct_release((void *)ct);
+	return 0;
+}
+
+SEC("?tc")
+int ct_skb_lookup_throw(struct __sk_buff *ctx)
+{
+	struct bpf_ct_opts opts = ct_opts();
+	struct nf_conn *ct;
+
+	ct = bpf_skb_ct_lookup(ctx, &tuple, sizeof(tuple.ipv4), &opts, sizeof(opts));
 	if (!ct)
 		bpf_throw(TAKE_FAILED);
 	entered++;

@@ -350,10 +350,11 @@ __naked int fastcall_cross_frame_read(void)
 }
 
 /* A bpf_fastcall pattern at fp+0, in dead code of an exception callback:
- * its region top would be fp+8, a stack depth of -8 (65528 as u16) that
- * nothing checks for a callback, and the JIT would move rsp 64 KiB down
- * (helper-9's review). Pattern slots must lie in the frame, and the
- * removal may only shrink the stack.
+ * its region top would be fp+8, a stack depth of -8 (65528 as u16).
+ * check_max_stack_depth() walks the callback too, so the load was refused
+ * as too large (helper-9's review; helper-10 corrected that it never
+ * reached the JIT). Pattern slots must lie in the frame, and the removal
+ * may only shrink the stack.
  */
 __noinline int fastcall_dead_pattern_cb(u64 cookie)
 {
@@ -376,6 +377,78 @@ int fastcall_dead_pattern(struct __sk_buff *ctx)
 {
 	bpf_throw(VAL);
 	return 1;
+}
+
+/* The same at fp-4: the slot starts in the frame but ends above fp, and
+ * is misaligned. 280b9db bounded only where a slot starts, and took the
+ * region top to fp+4: a depth of 65532 (helper-10's review, F1).
+ */
+__noinline int fastcall_misaligned_dead_cb(u64 cookie)
+{
+	asm volatile ("r0 = 0;"
+	"if r0 != 0 goto l0_%=;"
+	"goto l1_%=;"
+"l0_%=: *(u64 *)(r10 - 4) = r1;"
+	"call %[bpf_get_smp_processor_id];"
+	"r1 = *(u64 *)(r10 - 4);"
+"l1_%=:"
+	:
+	: __imm(bpf_get_smp_processor_id)
+	: __clobber_all);
+	return 0;
+}
+
+SEC("?tc")
+__exception_cb(fastcall_misaligned_dead_cb)
+int fastcall_misaligned_dead_pattern(struct __sk_buff *ctx)
+{
+	bpf_throw(VAL);
+	return 1;
+}
+
+/* Two pairs at fp-9 and fp-1 in the main program: a top of fp+7 */
+SEC("?tc")
+__naked int fastcall_misaligned_two_pairs(void)
+{
+	asm volatile ("r1 = 7;"
+	"*(u64 *)(r10 - 16) = r1;"
+	"r0 = 0;"
+	"if r0 != 0 goto l0_%=;"
+	"r0 = *(u64 *)(r10 - 16);"
+	"exit;"
+"l0_%=: *(u64 *)(r10 - 1) = r2;"
+	"*(u64 *)(r10 - 9) = r1;"
+	"call %[bpf_get_smp_processor_id];"
+	"r1 = *(u64 *)(r10 - 9);"
+	"r2 = *(u64 *)(r10 - 1);"
+	"exit;"
+	:
+	: __imm(bpf_get_smp_processor_id)
+	: __clobber_all);
+}
+
+/* A bpf_fastcall pattern at fp-32768, in dead code of the main program.
+ * Pattern matching runs before do_check, on dead code too: pristine 6.12
+ * took the slot as the pattern region and sized the frame 32 KiB, so the
+ * program was refused as too large. A slot outside the frame is no
+ * pattern (helper-9's review): the program loads and returns its fp-8.
+ */
+SEC("?tc")
+__naked int fastcall_far_dead_pattern(void)
+{
+	asm volatile ("r1 = 7;"
+	"*(u64 *)(r10 - 8) = r1;"
+	"r0 = 0;"
+	"if r0 != 0 goto l0_%=;"
+	"r0 = *(u64 *)(r10 - 8);"
+	"exit;"
+"l0_%=: *(u64 *)(r10 - 32768) = r1;"
+	"call %[bpf_get_smp_processor_id];"
+	"r1 = *(u64 *)(r10 - 32768);"
+	"exit;"
+	:
+	: __imm(bpf_get_smp_processor_id)
+	: __clobber_all);
 }
 
 /* ---- Every program type may throw ----
