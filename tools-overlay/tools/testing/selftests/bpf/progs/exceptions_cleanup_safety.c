@@ -406,15 +406,15 @@ int fastcall_misaligned_dead_pattern(struct __sk_buff *ctx)
 	return 1;
 }
 
-/* Two pairs at fp-9 and fp-1 in the main program: a top of fp+7 */
+/* Two pairs at fp-9 and fp-1 in the main program: a top of fp+7. (No
+ * other store to the stack: the lowest one is where patterns start.)
+ */
 SEC("?tc")
 __naked int fastcall_misaligned_two_pairs(void)
 {
-	asm volatile ("r1 = 7;"
-	"*(u64 *)(r10 - 16) = r1;"
-	"r0 = 0;"
+	asm volatile ("r0 = 0;"
 	"if r0 != 0 goto l0_%=;"
-	"r0 = *(u64 *)(r10 - 16);"
+	"r0 = 7;"
 	"exit;"
 "l0_%=: *(u64 *)(r10 - 1) = r2;"
 	"*(u64 *)(r10 - 9) = r1;"
