@@ -1099,6 +1099,38 @@ static void compact_desc(struct bpf_exc_tab *tab, u32 i, bool *any)
 	tab->desc[i] = shrink_desc(tab, desc, n);
 }
 
+/* Every stack slot a descriptor names lies in the frame the JIT builds.
+ * The fastcall contract keeps the spills a throw names (see
+ * mark_throw_state_used()); were a later rewrite to shrink a frame under
+ * a descriptor, bpf_throw would release whatever lies below it. Refuse
+ * the load instead.
+ */
+static int check_desc_slots(struct bpf_verifier_env *env,
+			    const struct bpf_exc_tab *tab)
+{
+	int s = 0, depth;
+	u32 i, j;
+
+	for (i = 0; i < tab->cnt; i++) {
+		const struct bpf_exc_frame_desc *desc = tab->desc[i];
+
+		while (s + 1 < env->subprog_cnt &&
+		       env->subprog_info[s + 1].start <= desc->pc)
+			s++;
+		depth = round_up(env->subprog_info[s].stack_depth, BPF_REG_SIZE);
+		for (j = 0; j < desc->cnt; j++) {
+			const struct bpf_exc_loc *loc = &desc->loc[j];
+
+			if (loc->regno || loc->off >= -depth)
+				continue;
+			verbose(env, "verifier internal error: bpf_throw at insn %u: fp%d lies outside the %d byte frame\n",
+				desc->pc, loc->off, depth);
+			return -EFAULT;
+		}
+	}
+	return 0;
+}
+
 /**
  * bpf_exc_prepare_jit() - keep what the unwinder needs of the descriptors
  * @env: the verifier, done with patching the program
@@ -1111,6 +1143,7 @@ int bpf_exc_prepare_jit(struct bpf_verifier_env *env)
 	struct bpf_exc_tab *tab = aux->exc_tab;
 	bool any = false;
 	u32 i;
+	int err;
 
 	if (!tab)
 		return 0;
@@ -1123,6 +1156,9 @@ int bpf_exc_prepare_jit(struct bpf_verifier_env *env)
 		aux->exc_tab = NULL;
 		return 0;
 	}
+	err = check_desc_slots(env, tab);
+	if (err)
+		return err;
 	/* The descriptors know insn indexes, not those of a blinded copy.
 	 * Ask what the JIT will do: blinding_requested was decided when the
 	 * prog was allocated, before a BPF token could lift it.

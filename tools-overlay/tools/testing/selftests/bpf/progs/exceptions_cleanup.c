@@ -74,11 +74,13 @@ struct obj_fields {
 	struct bpf_rb_root root __contains(node_data, r);
 };
 
-#define private(name) SEC(".bss." #name) __hidden __attribute__((aligned(8)))
-
-private(EXC) struct bpf_spin_lock glock;
-private(EXC) struct bpf_list_head ghead __contains(node_data, l);
-private(EXC) struct bpf_rb_root groot __contains(node_data, r);
+/* A global lock and the roots it guards, in a map value of their own */
+SEC(".bss.EXC") __hidden __attribute__((aligned(8)))
+struct bpf_spin_lock glock;
+SEC(".bss.EXC") __hidden __attribute__((aligned(8)))
+struct bpf_list_head ghead __contains(node_data, l);
+SEC(".bss.EXC") __hidden __attribute__((aligned(8)))
+struct bpf_rb_root groot __contains(node_data, r);
 
 /* Local and percpu kptrs */
 struct kptr_val {
