@@ -685,11 +685,12 @@ struct bpf_subprog_info {
 	u32 linfo_idx; /* The idx to the main_prog->aux->linfo */
 	u16 stack_depth; /* max. stack depth used by this function */
 	u16 stack_extra;
-	/* offsets in range [stack_depth .. fastcall_stack_off)
-	 * are used for bpf_fastcall spills and fills: the top of the
-	 * union of the patterns, never above 0; S16_MIN is no region.
+	/* the lowest stack offset do_check() saw accessed by an insn
+	 * outside a bpf_fastcall spill/fill pattern (or named by a throw),
+	 * 0 if none: the patterns' spills are removed only if it lies at
+	 * or above the top of every pattern that ran
 	 */
-	s16 fastcall_stack_off;
+	s16 fastcall_plain_off;
 	bool has_tail_call: 1;
 	bool tail_call_reachable: 1;
 	bool has_ld_abs: 1;

@@ -483,6 +483,8 @@ void test_exceptions_cleanup_safety(void)
 		run_retval7("fastcall_cross_frame_read");
 	if (test__start_subtest("fastcall_far_dead_pattern"))
 		run_retval7("fastcall_far_dead_pattern");
+	if (test__start_subtest("fastcall_dead_long_pattern"))
+		run_retval7("fastcall_dead_long_pattern");
 	/* the callback's 0 is the program's return value */
 	if (test__start_subtest("fastcall_dead_pattern")) {
 		LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = &pkt_v4,

@@ -451,6 +451,53 @@ __naked int fastcall_far_dead_pattern(void)
 	: __clobber_all);
 }
 
+/* helper-10's F2: a longer pattern in dead code (fp-32 .. fp-8, top 0)
+ * beside the live one (fp-32, fp-24, top fp-16). Pristine 6.12 removes
+ * the live pair and sizes the subprog's frame 16, so with the caller's
+ * 496 bytes the program fits in 512. Counting the dead pattern in the
+ * guarded region made the plain store at fp-8 keep all 32 bytes: "combined
+ * stack size of 2 calls is 528. Too large". Only patterns that ran count.
+ */
+__used __naked static void fastcall_dead_long_sub(void)
+{
+	asm volatile ("r3 = 7;"
+	"*(u64 *)(r10 - 8) = r3;"
+	"r1 = 1;"
+	"r2 = 2;"
+	"*(u64 *)(r10 - 24) = r2;"
+	"*(u64 *)(r10 - 32) = r1;"
+	"call %[bpf_get_smp_processor_id];"
+	"r1 = *(u64 *)(r10 - 32);"
+	"r2 = *(u64 *)(r10 - 24);"
+	"r0 = *(u64 *)(r10 - 8);"
+	"r5 = 0;"
+	"if r5 != 0 goto l0_%=;"
+	"exit;"
+"l0_%=: *(u64 *)(r10 - 8) = r4;"
+	"*(u64 *)(r10 - 16) = r3;"
+	"*(u64 *)(r10 - 24) = r2;"
+	"*(u64 *)(r10 - 32) = r1;"
+	"call %[bpf_get_smp_processor_id];"
+	"r1 = *(u64 *)(r10 - 32);"
+	"r2 = *(u64 *)(r10 - 24);"
+	"r3 = *(u64 *)(r10 - 16);"
+	"r4 = *(u64 *)(r10 - 8);"
+	"exit;"
+	:
+	: __imm(bpf_get_smp_processor_id)
+	: __clobber_all);
+}
+
+SEC("?tc")
+__naked int fastcall_dead_long_pattern(void)
+{
+	asm volatile ("r1 = 42;"
+	"*(u64 *)(r10 - 496) = r1;"
+	"call fastcall_dead_long_sub;"
+	"exit;"
+	::: __clobber_all);
+}
+
 /* ---- Every program type may throw ----
  *
  * bpf_throw is a kfunc of every program type. Each of these holds a record
