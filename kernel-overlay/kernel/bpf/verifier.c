@@ -13142,6 +13142,16 @@ static int check_kfunc_args(struct bpf_verifier_env *env, struct bpf_kfunc_call_
 				verbose(env, "arg#%d doesn't point to a type with bpf_refcount field\n", i);
 				return -EINVAL;
 			}
+			/* The kfunc increments p + refcount_off and returns p,
+			 * which R0 takes for the object's start: a pointer
+			 * into the object (a node) would misplace both the
+			 * increment and the release of R0.
+			 */
+			if (reg->off || !tnum_equals_const(reg->var_off, 0)) {
+				verbose(env, "arg#%d points %d bytes into its object: pass the object itself (container_of() first)\n",
+					i, reg->off);
+				return -EINVAL;
+			}
 
 			meta->arg_btf = reg->btf;
 			meta->arg_btf_id = reg->btf_id;

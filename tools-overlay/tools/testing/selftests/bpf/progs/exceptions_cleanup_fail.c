@@ -1538,4 +1538,94 @@ int reject_slice_buffer_untrusted_btf(struct __sk_buff *skb)
 	return 0;
 }
 
+/* ---- bpf_refcount_acquire() of a pointer into the object ----
+ *
+ * The kfunc increments p + refcount_off and returns p, which the verifier
+ * took for the start of the object: given a node (at offset 8 here), the
+ * increment went past the object, and the throw, or the program's own
+ * bpf_obj_drop(), freed a pointer no object starts at. Also wrong on
+ * pristine 6.12 (helper-12's P1).
+ */
+struct rc_node {
+	long key;
+	struct bpf_rb_node r;
+	struct bpf_refcount ref;
+};
+
+SEC(".bss.RC") __hidden __attribute__((aligned(8)))
+struct bpf_spin_lock rc_lock;
+SEC(".bss.RC") __hidden __attribute__((aligned(8)))
+struct bpf_rb_root rc_root __contains(rc_node, r);
+
+static bool rc_less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	return container_of(a, struct rc_node, r)->key <
+	       container_of(b, struct rc_node, r)->key;
+}
+
+SEC("?tc")
+__failure __msg("arg#0 points 8 bytes into its object: pass the object itself")
+int reject_refcount_acquire_node(struct __sk_buff *ctx)
+{
+	struct rc_node *n, *m;
+
+	n = bpf_obj_new(typeof(*n));
+	if (!n)
+		return 0;
+	m = bpf_refcount_acquire((void *)&n->r);
+	bpf_throw(1);
+	if (m)
+		bpf_obj_drop(m);
+	bpf_obj_drop(n);
+	return 0;
+}
+
+/* The mistake programs will make: the node bpf_rbtree_first() returned */
+SEC("?tc")
+__failure __msg("arg#0 points 8 bytes into its object: pass the object itself")
+int reject_refcount_acquire_rbtree_first(struct __sk_buff *ctx)
+{
+	struct rc_node *n, *m = NULL;
+	struct bpf_rb_node *r;
+
+	n = bpf_obj_new(typeof(*n));
+	if (!n)
+		return 0;
+	bpf_spin_lock(&rc_lock);
+	bpf_rbtree_add(&rc_root, &n->r, rc_less);
+	r = bpf_rbtree_first(&rc_root);
+	if (r)
+		m = bpf_refcount_acquire((void *)r);
+	bpf_spin_unlock(&rc_lock);
+	if (m)
+		bpf_obj_drop(m);
+	return 0;
+}
+
+/* The same after container_of(): accepted */
+SEC("?tc")
+__success __retval(0)
+int accept_refcount_acquire_container(struct __sk_buff *ctx)
+{
+	struct rc_node *n, *m = NULL;
+	struct bpf_rb_node *r;
+
+	n = bpf_obj_new(typeof(*n));
+	if (!n)
+		return 0;
+	bpf_spin_lock(&rc_lock);
+	bpf_rbtree_add(&rc_root, &n->r, rc_less);
+	r = bpf_rbtree_first(&rc_root);
+	if (r)
+		m = bpf_refcount_acquire(container_of(r, struct rc_node, r));
+	if (r)
+		r = bpf_rbtree_remove(&rc_root, r);
+	bpf_spin_unlock(&rc_lock);
+	if (r)
+		bpf_obj_drop(container_of(r, struct rc_node, r));
+	if (m)
+		bpf_obj_drop(m);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
