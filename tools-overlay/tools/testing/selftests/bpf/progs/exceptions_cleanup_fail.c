@@ -1563,6 +1563,17 @@ static bool rc_less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 	       container_of(b, struct rc_node, r)->key;
 }
 
+/* With rc_lock held, add a new node and return the tree's first */
+static __always_inline struct bpf_rb_node *rc_first_locked(void)
+{
+	struct rc_node *n = bpf_obj_new(typeof(*n));
+
+	bpf_spin_lock(&rc_lock);
+	if (n)
+		bpf_rbtree_add(&rc_root, &n->r, rc_less);
+	return bpf_rbtree_first(&rc_root);
+}
+
 SEC("?tc")
 __failure __msg("arg#0 points 8 bytes into its object: pass the object itself")
 int reject_refcount_acquire_node(struct __sk_buff *ctx)
@@ -1585,15 +1596,9 @@ SEC("?tc")
 __failure __msg("arg#0 points 8 bytes into its object: pass the object itself")
 int reject_refcount_acquire_rbtree_first(struct __sk_buff *ctx)
 {
-	struct rc_node *n, *m = NULL;
-	struct bpf_rb_node *r;
+	struct bpf_rb_node *r = rc_first_locked();
+	struct rc_node *m = NULL;
 
-	n = bpf_obj_new(typeof(*n));
-	if (!n)
-		return 0;
-	bpf_spin_lock(&rc_lock);
-	bpf_rbtree_add(&rc_root, &n->r, rc_less);
-	r = bpf_rbtree_first(&rc_root);
 	if (r)
 		m = bpf_refcount_acquire((void *)r);
 	bpf_spin_unlock(&rc_lock);
@@ -1607,15 +1612,9 @@ SEC("?tc")
 __success __retval(0)
 int accept_refcount_acquire_container(struct __sk_buff *ctx)
 {
-	struct rc_node *n, *m = NULL;
-	struct bpf_rb_node *r;
+	struct bpf_rb_node *r = rc_first_locked();
+	struct rc_node *m = NULL;
 
-	n = bpf_obj_new(typeof(*n));
-	if (!n)
-		return 0;
-	bpf_spin_lock(&rc_lock);
-	bpf_rbtree_add(&rc_root, &n->r, rc_less);
-	r = bpf_rbtree_first(&rc_root);
 	if (r)
 		m = bpf_refcount_acquire(container_of(r, struct rc_node, r));
 	if (r)
