@@ -6,12 +6,14 @@
  */
 #include <test_progs.h>
 #include <network_helpers.h>
+#include <cgroup_helpers.h>
 #include <bpf/btf.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <time.h>
 
 #include "exceptions_cleanup_safety.skel.h"
+#include "exceptions_cleanup_st_ops.skel.h"
 
 #define VAL 0xeB9F
 
@@ -46,7 +48,10 @@ err:
  * fired from the kernel's own context (a tracepoint, a kprobe, a perf event
  * in interrupt context).
  */
-enum fire { TEST_RUN, TRAMPOLINE, TRACEPOINT, KPROBE, PERF_EVENT };
+enum fire {
+	TEST_RUN, TRAMPOLINE, TRACEPOINT, KPROBE, KPROBE_INT3, PERF_EVENT, CGROUP_SOCK,
+	LSM_OPEN,
+};
 
 /* A software perf event on this task's CPU clock every 100 us */
 static int open_cpu_clock(void)
@@ -67,11 +72,18 @@ static int fire(struct bpf_program *prog, enum fire how, struct bpf_link **link,
 {
 	struct timespec start, now;
 
+	int fd;
+
 	if (how == PERF_EVENT) {
 		*pfd = open_cpu_clock();
 		if (!ASSERT_GE(*pfd, 0, "perf_event_open"))
 			return -1;
 		*link = bpf_program__attach_perf_event(prog, *pfd);
+	} else if (how == CGROUP_SOCK) {
+		*pfd = cgroup_setup_and_join("/exc_cleanup_sock");
+		if (!ASSERT_GE(*pfd, 0, "cgroup_setup_and_join"))
+			return -1;
+		*link = bpf_program__attach_cgroup(prog, *pfd);
 	} else {
 		*link = bpf_program__attach(prog);
 	}
@@ -84,6 +96,20 @@ static int fire(struct bpf_program *prog, enum fire how, struct bpf_link **link,
 	case KPROBE:
 		syscall(__NR_getpgid, 0);
 		break;
+	case CGROUP_SOCK:	/* the cookie 0 is the hook's verdict */
+		fd = socket(AF_INET, SOCK_DGRAM, 0);
+		ASSERT_LT(fd, 0, "sock_create refused the socket");
+		ASSERT_EQ(errno, EPERM, "with EPERM");
+		if (fd >= 0)
+			close(fd);
+		break;
+	case LSM_OPEN:		/* the cookie -1 is the hook's verdict */
+		fd = open("/proc/self/stat", O_RDONLY);
+		ASSERT_LT(fd, 0, "file_open refused the open");
+		ASSERT_EQ(errno, EPERM, "with EPERM");
+		if (fd >= 0)
+			close(fd);
+		break;
 	case PERF_EVENT:	/* 50 ms on the CPU: the timer fires */
 		clock_gettime(CLOCK_MONOTONIC, &start);
 		do
@@ -95,6 +121,70 @@ static int fire(struct bpf_program *prog, enum fire how, struct bpf_link **link,
 		break;
 	}
 	return 0;
+}
+
+#define KPROBES_OPT "/proc/sys/debug/kprobes-optimization"
+#define KPROBES_LIST "/sys/kernel/debug/kprobes/list"
+
+/* Is the kprobe at @sym+@off in the list, and not on ftrace? */
+static bool kprobe_is_int3(const char *sym, int off)
+{
+	char line[256], want[128];
+	bool found = false;
+	FILE *f;
+
+	f = fopen(KPROBES_LIST, "r");
+	if (!ASSERT_OK_PTR(f, KPROBES_LIST))
+		return false;
+	snprintf(want, sizeof(want), " %s+0x%x ", sym, off);
+	while (fgets(line, sizeof(line), f)) {
+		strcat(line, " ");
+		if (strstr(line, want) && !strstr(line, "[FTRACE]") &&
+		    !strstr(line, "[OPTIMIZED]"))
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/* Attach @prog to getpgid at the first offset where the kprobe is an int3
+ * (not on ftrace, not optimized into a jump) and fires; fire it.
+ */
+static int attach_int3(struct bpf_program *prog, struct ring *ring, struct bpf_link **link)
+{
+	const char *sym = "__x64_sys_getpgid";
+	char old = '1';
+	int off, fd;
+
+	fd = open(KPROBES_OPT, O_RDWR);
+	if (fd >= 0) {
+		if (read(fd, &old, 1) != 1 || pwrite(fd, "0", 1, 0) != 1)
+			old = 0;
+	}
+	if (!ASSERT_GE(fd, 0, KPROBES_OPT) || !ASSERT_NEQ(old, 0, "kprobes-optimization off"))
+		goto err;
+	for (off = 1; off < 64; off++) {
+		LIBBPF_OPTS(bpf_kprobe_opts, opts, .offset = off);
+		unsigned long pos = ring__producer_pos(ring);
+
+		*link = bpf_program__attach_kprobe_opts(prog, sym, &opts);
+		if (!*link)	/* not an insn boundary */
+			continue;
+		if (kprobe_is_int3(sym, off)) {
+			syscall(__NR_getpgid, 0);
+			if (ring__producer_pos(ring) != pos)
+				break;	/* on the path getpgid takes */
+		}
+		bpf_link__destroy(*link);
+		*link = NULL;
+	}
+	ASSERT_EQ(pwrite(fd, &old, 1, 0), 1, "kprobes-optimization restored");
+	close(fd);
+	return ASSERT_OK_PTR(*link, "an int3 kprobe in getpgid that fired") ? 0 : -1;
+err:
+	if (fd >= 0)
+		close(fd);
+	return -1;
 }
 
 /* Load @name with @flags and run it (@how); if it ran by test_run and
@@ -122,16 +212,23 @@ static void run_prog(const char *name, __u32 flags, enum fire how,
 	if (!ASSERT_OK_PTR(ring, "ring"))
 		goto out;
 	prog = bpf_object__find_program_by_name(skel->obj, name);
-	if (how != TEST_RUN && fire(prog, how, &link, &pfd))
+	skel->bss->target_pid = getpid();
+	if (how == KPROBE_INT3) {
+		if (attach_int3(prog, ring, &link))
+			goto out;
+	} else if (how != TEST_RUN && fire(prog, how, &link, &pfd)) {
 		goto out;
+	}
 	if (topts) {
 		if (!ASSERT_OK(bpf_prog_test_run_opts(bpf_program__fd(prog), topts), "run"))
 			goto out;
-		if (how == TEST_RUN && retval >= 0)
+		if (retval >= 0)
 			ASSERT_EQ(topts->retval, retval, "retval is the thrown cookie");
 	}
 	bpf_link__destroy(link);
 	link = NULL;
+	if (how == CGROUP_SOCK)
+		cleanup_cgroup_environment();
 	ASSERT_GE(ring_buffer__consume(ringbuf), 0, "consume");
 	ASSERT_EQ(samples, 0, "records submitted");
 	if (reserved)
@@ -231,10 +328,77 @@ static void test_blinding_refused(void)
  * Those that cannot be fired here only load. (No lwt_*: the test kernels
  * have no CONFIG_LWTUNNEL_BPF.)
  */
+/* What test_run of bpf_modify_return_test() returns with type_fmod_ret
+ * attached and returning VAL without a throw; -1 on error. It must differ
+ * from what it returns with nothing attached, or the check proves nothing.
+ */
+static int fmod_ret_reference(void)
+{
+	struct exceptions_cleanup_safety *skel = open_prog("type_fmod_ret", 0);
+	struct bpf_link *link = NULL;
+	int ret = -1, fd;
+
+	LIBBPF_OPTS(bpf_test_run_opts, bare);
+	LIBBPF_OPTS(bpf_test_run_opts, hooked);
+
+	if (!skel)
+		return -1;
+	skel->data->throw_now = 0;
+	fd = bpf_program__fd(skel->progs.type_fmod_ret);
+	if (!ASSERT_OK(bpf_prog_test_run_opts(fd, &bare), "run, not attached"))
+		goto out;
+	link = bpf_program__attach(skel->progs.type_fmod_ret);
+	if (!ASSERT_OK_PTR(link, "attach fmod_ret") ||
+	    !ASSERT_OK(bpf_prog_test_run_opts(fd, &hooked), "run, returning VAL"))
+		goto out;
+	if (ASSERT_NEQ(hooked.retval, bare.retval, "fmod_ret's VAL changes the result"))
+		ret = hooked.retval;
+out:
+	bpf_link__destroy(link);
+	exceptions_cleanup_safety__destroy(skel);
+	return ret;
+}
+
+/* A struct_ops program (bpf_dummy_ops, run by BPF_PROG_TEST_RUN through
+ * its trampoline) throws holding an object: the cookie is its return
+ * value, and the object the fexit observer saw bpf_obj_new_impl() return
+ * is the one __bpf_obj_drop_impl() got, once. (bpf_dummy_ops has no
+ * helpers, so no ring buffer.)
+ */
+static void test_struct_ops(void)
+{
+	struct exceptions_cleanup_st_ops *skel;
+	__u64 args[1] = {};
+
+	LIBBPF_OPTS(bpf_test_run_opts, topts, .ctx_in = args, .ctx_size_in = sizeof(args));
+
+	skel = exceptions_cleanup_st_ops__open_and_load();
+	if (!ASSERT_OK_PTR(skel, "open_and_load"))
+		return;
+	/* only the observers: bpf_dummy_ops cannot be registered */
+	skel->links.obs_new = bpf_program__attach(skel->progs.obs_new);
+	skel->links.obs_drop = bpf_program__attach(skel->progs.obs_drop);
+	if (!ASSERT_OK_PTR(skel->links.obs_new, "attach obs_new") ||
+	    !ASSERT_OK_PTR(skel->links.obs_drop, "attach obs_drop"))
+		goto out;
+	skel->bss->pid = getpid();
+	if (!ASSERT_OK(bpf_prog_test_run_opts(bpf_program__fd(skel->progs.st_ops_throw), &topts),
+		       "run"))
+		goto out;
+	ASSERT_EQ(topts.retval, VAL, "retval is the thrown cookie");
+	ASSERT_EQ(skel->bss->fell_through, 0, "it threw");
+	ASSERT_EQ(skel->bss->news, 1, "one object taken");
+	ASSERT_NEQ(skel->bss->taken, 0, "its address");
+	ASSERT_EQ(skel->bss->drops, 1, "one object dropped");
+	ASSERT_EQ(skel->bss->dropped, skel->bss->taken, "the one taken");
+out:
+	exceptions_cleanup_st_ops__destroy(skel);
+}
+
 static void test_program_types(void)
 {
 	static const char * const load_only[] = {
-		"type_lsm", "type_cgroup_sock", "type_cgroup_sock_addr",
+		"type_lsm", "type_cgroup_sock_addr",
 		"type_sockops", "type_sk_msg", "type_sk_skb",
 		"type_cgroup_sysctl", "type_cgroup_sockopt", "type_sk_reuseport",
 	};
@@ -254,7 +418,7 @@ static void test_program_types(void)
 	LIBBPF_OPTS(bpf_test_run_opts, sk, .ctx_in = &lookup,
 		    .ctx_size_in = sizeof(lookup));
 	struct exceptions_cleanup_safety *skel;
-	int i;
+	int i, fmod;
 
 	run_prog("type_socket", 0, TEST_RUN, &pkt, VAL, true);
 	run_prog("type_tc", 0, TEST_RUN, &pkt, VAL, true);
@@ -267,9 +431,20 @@ static void test_program_types(void)
 	run_prog("type_sk_lookup", 0, TEST_RUN, &sk, 1, true);
 	/* test_run of an fentry program calls its target, bpf_fentry_test1 */
 	run_prog("type_fentry", 0, TRAMPOLINE, &none, -1, true);
+	run_prog("type_fexit", 0, TRAMPOLINE, &none, -1, true);
+	/* the throw's cookie replaced the return value, as a return would */
+	fmod = fmod_ret_reference();
+	if (fmod >= 0)
+		run_prog("type_fmod_ret", 0, TRAMPOLINE, &none, fmod, true);
+	run_prog("type_sched_act", 0, TEST_RUN, &pkt, VAL, true);
 	run_prog("type_kprobe", 0, KPROBE, NULL, -1, true);
+	run_prog("type_kprobe_int3", 0, KPROBE_INT3, NULL, -1, true);
 	run_prog("type_tracepoint", 0, TRACEPOINT, NULL, -1, true);
+	run_prog("type_raw_tp_attached", 0, TRACEPOINT, NULL, -1, true);
+	run_prog("type_tp_btf", 0, TRACEPOINT, NULL, -1, true);
 	run_prog("type_perf_event", 0, PERF_EVENT, NULL, -1, true);
+	run_prog("type_cgroup_sock", 0, CGROUP_SOCK, NULL, -1, true);
+	run_prog("type_lsm_sleepable", 0, LSM_OPEN, NULL, -1, true);
 	for (i = 0; i < ARRAY_SIZE(load_only); i++) {
 		skel = open_prog(load_only[i], 0);
 		ASSERT_OK_PTR(skel, load_only[i]);
@@ -471,6 +646,8 @@ void test_exceptions_cleanup_safety(void)
 		test_descriptor_limits();
 	if (test__start_subtest("program_types"))
 		test_program_types();
+	if (test__start_subtest("struct_ops"))
+		test_struct_ops();
 	if (test__start_subtest("fastcall_slot"))
 		run_case("fastcall_slot", 0, 0, true);
 	if (test__start_subtest("fastcall_helper_key"))

@@ -503,9 +503,13 @@ __naked int fastcall_dead_long_pattern(void)
  * bpf_throw is a kfunc of every program type. Each of these holds a record
  * when it throws, from the context its type runs in: a socket filter, tc,
  * XDP, cgroup skb, flow dissector, raw tracepoint, syscall, sk_lookup and
- * netfilter program run by BPF_PROG_TEST_RUN, an fentry program from its
- * trampoline, a kprobe, a tracepoint and a perf event attached and fired.
- * The cookie is one the type may return. Others only load.
+ * netfilter program run by BPF_PROG_TEST_RUN, a tc action too; fentry,
+ * fexit and fmod_ret programs from their trampolines; a kprobe on ftrace
+ * and one at an offset (an int3); a tracepoint, a raw and a BTF
+ * tracepoint; a perf event; cgroup/sock_create and a sleepable LSM hook,
+ * each attached and fired. The cookie is one the type may return; where
+ * the hook acts on it (fmod_ret, sock_create, the LSM), user space checks
+ * that it did. Others only load.
  */
 int throw_now = 1;
 int fell_through;	/* set only when a run did not throw */
@@ -540,11 +544,30 @@ THROWER("syscall", type_syscall, VAL)
 THROWER("sk_lookup", type_sk_lookup, 1)
 THROWER("netfilter", type_netfilter, 1)
 THROWER("fentry/bpf_fentry_test1", type_fentry, 0)
+THROWER("fexit/bpf_fentry_test1", type_fexit, 0)
+THROWER("fmod_ret/bpf_modify_return_test", type_fmod_ret, VAL)
+THROWER("action", type_sched_act, VAL)
 THROWER("kprobe/" SYS_PREFIX "sys_getpgid", type_kprobe, VAL)
+/* attached by user space at an offset into the function, off ftrace */
+THROWER("kprobe", type_kprobe_int3, VAL)
 THROWER("tp/sched/sched_switch", type_tracepoint, VAL)
+THROWER("raw_tp/sched_switch", type_raw_tp_attached, 0)
+THROWER("tp_btf/sched_switch", type_tp_btf, 0)
 THROWER("perf_event", type_perf_event, VAL)
 THROWER("lsm/file_open", type_lsm, 0)
-THROWER("cgroup/sock_create", type_cgroup_sock, 1)
+/* 0: the socket is refused, so the hook saw the cookie */
+THROWER("cgroup/sock_create", type_cgroup_sock, 0)
+
+/* Only from the test's own process, which must then fail with EPERM */
+int target_pid;
+
+SEC("?lsm.s/file_open")
+int type_lsm_sleepable(void *ctx)
+{
+	if (bpf_get_current_pid_tgid() >> 32 != target_pid)
+		return 0;
+	return hold_and_throw(-1);
+}
 THROWER("cgroup/connect4", type_cgroup_sock_addr, 1)
 THROWER("sockops", type_sockops, 1)
 THROWER("sk_msg", type_sk_msg, 1)
