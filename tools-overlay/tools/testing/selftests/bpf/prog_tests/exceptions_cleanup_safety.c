@@ -14,6 +14,7 @@
 
 #include "exceptions_cleanup_safety.skel.h"
 #include "exceptions_cleanup_st_ops.skel.h"
+#include "exceptions_cleanup_ext.skel.h"
 
 #define VAL 0xeB9F
 
@@ -21,6 +22,15 @@ static int count_sample(void *ctx, void *data, size_t size)
 {
 	(*(int *)ctx)++;
 	return 0;
+}
+
+static long last_record;
+
+/* Count a sample, and keep its value */
+static int record_sample(void *ctx, void *data, size_t size)
+{
+	last_record = size >= sizeof(long) ? *(long *)data : -1;
+	return count_sample(ctx, data, size);
 }
 
 static struct exceptions_cleanup_safety *open_prog(const char *name, __u32 flags)
@@ -121,6 +131,21 @@ static int fire(struct bpf_program *prog, enum fire how, struct bpf_link **link,
 		break;
 	}
 	return 0;
+}
+
+/* The ring ends with @submitted records submitted (counted in *@samples),
+ * a record produced if @reserved (none otherwise), and none left busy.
+ */
+static void ring_released(struct ring_buffer *ringbuf, struct ring *ring, int *samples,
+			  int submitted, bool reserved)
+{
+	ASSERT_GE(ring_buffer__consume(ringbuf), 0, "consume");
+	ASSERT_EQ(*samples, submitted, "records submitted");
+	if (reserved)
+		ASSERT_GT(ring__producer_pos(ring), 0, "a record was reserved");
+	else
+		ASSERT_EQ(ring__producer_pos(ring), 0, "no record reserved");
+	ASSERT_EQ(ring__avail_data_size(ring), 0, "record released (none busy)");
 }
 
 #define KPROBES_OPT "/proc/sys/debug/kprobes-optimization"
@@ -229,13 +254,7 @@ static void run_prog(const char *name, __u32 flags, enum fire how,
 	link = NULL;
 	if (how == CGROUP_SOCK)
 		cleanup_cgroup_environment();
-	ASSERT_GE(ring_buffer__consume(ringbuf), 0, "consume");
-	ASSERT_EQ(samples, 0, "records submitted");
-	if (reserved)
-		ASSERT_GT(ring__producer_pos(ring), 0, "a record was reserved");
-	else
-		ASSERT_EQ(ring__producer_pos(ring), 0, "no record reserved");
-	ASSERT_EQ(ring__avail_data_size(ring), 0, "record released (none busy)");
+	ring_released(ringbuf, ring, &samples, 0, reserved);
 	ASSERT_EQ(skel->bss->fell_through, 0, "every run threw");
 out:
 	bpf_link__destroy(link);
@@ -393,6 +412,93 @@ static void test_struct_ops(void)
 	ASSERT_EQ(skel->bss->dropped, skel->bss->taken, "the one taken");
 out:
 	exceptions_cleanup_st_ops__destroy(skel);
+}
+
+/* tail_entry tail-calls tail_target, which throws from a subprog holding
+ * a record: the record is discarded, and the cookie is what test_run sees.
+ */
+static void test_tail_target(void)
+{
+	struct exceptions_cleanup_safety *skel;
+	struct ring_buffer *ringbuf = NULL;
+	int samples = 0, zero = 0, fd;
+	struct ring *ring;
+
+	LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = &pkt_v4,
+		    .data_size_in = sizeof(pkt_v4));
+
+	skel = exceptions_cleanup_safety__open();
+	if (!ASSERT_OK_PTR(skel, "open"))
+		return;
+	bpf_program__set_autoload(skel->progs.tail_entry, true);
+	bpf_program__set_autoload(skel->progs.tail_target, true);
+	if (!ASSERT_OK(exceptions_cleanup_safety__load(skel), "load"))
+		goto out;
+	fd = bpf_program__fd(skel->progs.tail_target);
+	if (!ASSERT_OK(bpf_map_update_elem(bpf_map__fd(skel->maps.jmp_table), &zero, &fd,
+					   BPF_ANY), "jmp_table[0] = tail_target"))
+		goto out;
+	ringbuf = ring_buffer__new(bpf_map__fd(skel->maps.rb), count_sample, &samples, NULL);
+	ring = ringbuf ? ring_buffer__ring(ringbuf, 0) : NULL;
+	if (!ASSERT_OK_PTR(ring, "ring"))
+		goto out;
+	if (ASSERT_OK(bpf_prog_test_run_opts(bpf_program__fd(skel->progs.tail_entry), &topts),
+		      "run"))
+		ASSERT_EQ(topts.retval, VAL, "retval is the target's cookie");
+	ring_released(ringbuf, ring, &samples, 0, true);
+out:
+	ring_buffer__free(ringbuf);
+	exceptions_cleanup_safety__destroy(skel);
+}
+
+/* ext_target holds a record across exc_global_work(), replaced by
+ * ext_throw, which throws holding a record of its own ring: that one is
+ * discarded; the caller's is submitted, once, with the cookie the call
+ * returned.
+ */
+static void test_freplace(void)
+{
+	struct exceptions_cleanup_safety *skel = open_prog("ext_target", 0);
+	struct ring_buffer *ringbuf = NULL, *ext_ringbuf = NULL;
+	struct exceptions_cleanup_ext *ext = NULL;
+	struct ring *ring = NULL, *ext_ring = NULL;
+	int samples = 0, ext_samples = 0, fd;
+	struct bpf_link *link = NULL;
+
+	LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = &pkt_v4,
+		    .data_size_in = sizeof(pkt_v4));
+
+	if (!skel)
+		return;
+	fd = bpf_program__fd(skel->progs.ext_target);
+	ext = exceptions_cleanup_ext__open();
+	if (!ASSERT_OK_PTR(ext, "open extension") ||
+	    !ASSERT_OK(bpf_program__set_attach_target(ext->progs.ext_throw, fd,
+						      "exc_global_work"), "set target") ||
+	    !ASSERT_OK(exceptions_cleanup_ext__load(ext), "load extension"))
+		goto out;
+	link = bpf_program__attach_freplace(ext->progs.ext_throw, fd, "exc_global_work");
+	if (!ASSERT_OK_PTR(link, "attach freplace"))
+		goto out;
+	ringbuf = ring_buffer__new(bpf_map__fd(skel->maps.rb), record_sample, &samples, NULL);
+	ring = ringbuf ? ring_buffer__ring(ringbuf, 0) : NULL;
+	ext_ringbuf = ring_buffer__new(bpf_map__fd(ext->maps.rb_ext), count_sample,
+				       &ext_samples, NULL);
+	ext_ring = ext_ringbuf ? ring_buffer__ring(ext_ringbuf, 0) : NULL;
+	if (!ASSERT_OK_PTR(ring, "ring") || !ASSERT_OK_PTR(ext_ring, "extension's ring"))
+		goto out;
+	if (ASSERT_OK(bpf_prog_test_run_opts(fd, &topts), "run"))
+		ASSERT_EQ(topts.retval, VAL, "the call returned the extension's cookie");
+	ring_released(ringbuf, ring, &samples, 1, true);
+	ASSERT_EQ(last_record, VAL, "the caller's record, submitted with the cookie");
+	ring_released(ext_ringbuf, ext_ring, &ext_samples, 0, true);
+	ASSERT_EQ(ext->bss->fell_through, 0, "the extension threw");
+out:
+	bpf_link__destroy(link);
+	ring_buffer__free(ringbuf);
+	ring_buffer__free(ext_ringbuf);
+	exceptions_cleanup_ext__destroy(ext);
+	exceptions_cleanup_safety__destroy(skel);
 }
 
 static void test_program_types(void)
@@ -648,6 +754,12 @@ void test_exceptions_cleanup_safety(void)
 		test_program_types();
 	if (test__start_subtest("struct_ops"))
 		test_struct_ops();
+	if (test__start_subtest("tail_call_reachable"))
+		run_case("tail_call_reachable", 0, 0, true);
+	if (test__start_subtest("tail_call_target"))
+		test_tail_target();
+	if (test__start_subtest("freplace"))
+		test_freplace();
 	if (test__start_subtest("fastcall_slot"))
 		run_case("fastcall_slot", 0, 0, true);
 	if (test__start_subtest("fastcall_helper_key"))

@@ -1007,7 +1007,7 @@ static void subtest_exceptions_blinding(void)
 		.cmds = bit(BPF_MAP_CREATE) | bit(BPF_PROG_LOAD) | bit(BPF_BTF_LOAD),
 		/* every map of the object is created, used or not */
 		.maps = bit(BPF_MAP_TYPE_RINGBUF) | bit(BPF_MAP_TYPE_ARRAY) |
-			bit(BPF_MAP_TYPE_HASH),
+			bit(BPF_MAP_TYPE_HASH) | bit(BPF_MAP_TYPE_PROG_ARRAY),
 		.progs = bit(BPF_PROG_TYPE_SCHED_CLS),
 		.attachs = ~0ULL,
 	};

@@ -498,6 +498,143 @@ __naked int fastcall_dead_long_pattern(void)
 	::: __clobber_all);
 }
 
+/* ---- Tail calls and extensions ---- */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 2);
+	__uint(key_size, sizeof(u32));
+	__uint(value_size, sizeof(u32));
+} jmp_table SEC(".maps");
+
+/* Throw VAL with R6-R9 all 0x4141414141414141: a caller's register is
+ * then only where this frame's prologue saved it
+ */
+#define THROW_WITH_JUNK				\
+	"r6 = 0x4141414141414141 ll;"		\
+	"r7 = r6;"				\
+	"r8 = r6;"				\
+	"r9 = r6;"				\
+	"r1 = %[val];"				\
+	"call %[bpf_throw];"			\
+	"r0 = 0;"				\
+	"exit;"
+
+/* With R2 == 1, a tail call to slot 1, which stays empty, so the call
+ * falls through: that makes this subprog and its callers tail call
+ * reachable, and their prologues keep the tail call counter slots
+ * between the stack and the saved R6-R9. Otherwise it throws with junk
+ * in R6-R9, so that the caller's R7 is only in this frame's save area.
+ */
+__used __naked __noinline static int tail_reach_sub2(void)
+{
+	asm volatile ("if r2 != 1 goto l0_%=;"
+	"r2 = %[jmp_table] ll;"
+	"r3 = 1;"
+	"call %[bpf_tail_call];"
+	"r0 = 0;"
+	"exit;"
+"l0_%=:" THROW_WITH_JUNK
+	:
+	: RB_IMMS, __imm_addr(jmp_table), __imm(bpf_tail_call)
+	: __clobber_all);
+}
+
+/* The tail call first, holding nothing (the verifier refuses a tail call
+ * that holds a reference), then the record in R7 across the throwing call:
+ * the throw finds R7 where tail_reach_sub2's prologue saved it, below the
+ * counter slots (record_saved_callee_regs()).
+ */
+__used __naked __noinline static void tail_reach_sub(void)
+{
+	asm volatile ("r6 = r1;"
+	"r2 = 1;"
+	"call tail_reach_sub2;"
+	RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"r7 = r0;"
+	"r1 = r6;"
+	"r2 = 0;"
+	"call tail_reach_sub2;"
+	"r1 = r7;"
+	"r2 = 0;"
+	"call %[bpf_ringbuf_discard];"
+"l0_%=: r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm(bpf_ringbuf_discard)
+	: __clobber_all);
+}
+
+SEC("?tc")
+__naked int tail_call_reachable(void)
+{
+	asm volatile ("call tail_reach_sub;"
+	"r0 = 0;"
+	"exit;"
+	::: __clobber_all);
+}
+
+/* tail_entry tail-calls slot 0, where user space puts tail_target: the
+ * target holds a record in R6 when a subprog throws, in the frame the
+ * tail call reused. Its exception callback returns to tail_entry's caller.
+ */
+SEC("?tc")
+int tail_entry(struct __sk_buff *ctx)
+{
+	bpf_tail_call(ctx, &jmp_table, 0);
+	return 1;
+}
+
+__used __naked __noinline static void tail_target_sub(void)
+{
+	asm volatile (THROW_WITH_JUNK
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+SEC("?tc")
+__naked int tail_target(void)
+{
+	asm volatile (RB_RESERVE_8
+	"if r0 == 0 goto l0_%=;"
+	"r6 = r0;"
+	"call tail_target_sub;"
+	"r1 = r6;"
+	"r2 = 0;"
+	"call %[bpf_ringbuf_discard];"
+"l0_%=: r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS, __imm(bpf_ringbuf_discard)
+	: __clobber_all);
+}
+
+/* A global subprog that progs/exceptions_cleanup_ext.c replaces with an
+ * extension that throws. The extension is its own exception boundary:
+ * its cookie is what the call returns here, and the record this program
+ * holds across the call stays its own, submitted with that value.
+ */
+__noinline int exc_global_work(struct __sk_buff *skb)
+{
+	return skb ? skb->len : 0;
+}
+
+SEC("?tc")
+int ext_target(struct __sk_buff *skb)
+{
+	long *r = bpf_ringbuf_reserve(&rb, 8, 0);
+	int ret;
+
+	if (!r)
+		return 0;
+	ret = exc_global_work(skb);
+	*r = ret;
+	bpf_ringbuf_submit(r, 0);
+	return ret;
+}
+
 /* ---- Every program type may throw ----
  *
  * bpf_throw is a kfunc of every program type. Each of these holds a record
