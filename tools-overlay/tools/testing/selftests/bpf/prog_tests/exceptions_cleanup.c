@@ -19,6 +19,7 @@ struct exc_case {
 	const char *prog;	/* program to run */
 	__u32 mark;		/* ctx->mark of the run (selects a path) */
 	bool syscall;		/* a syscall program: run without packet */
+	__u32 retval;		/* what the run returns if not the cookie */
 	/* expected calls of each release function during the run */
 	int discard;
 	int discard_dynptr;
@@ -146,7 +147,7 @@ static void run_case(const struct exc_case *c)
 		goto out;
 	if (!ASSERT_NEQ(retval, ALLOC_FAILED, "allocation in the case failed"))
 		goto out;
-	ASSERT_EQ(retval, VAL, "retval is the thrown cookie");
+	ASSERT_EQ(retval, c->retval ?: VAL, "retval is the thrown cookie (or the callback's)");
 
 	/* Skip the discarded records; none was submitted */
 	err = ring_buffer__consume(ringbuf);
@@ -301,6 +302,8 @@ void test_exceptions_cleanup(void)
 	EXC_CASE(one_rec_three_copies, DISCARD(1));
 	EXC_CASE(one_obj_three_copies, OBJ(1));
 	EXC_CASE(caller_reg_spilled_deep, DISCARD(1));
+	EXC_CASE(rec_two_frames, DISCARD(1));
+	EXC_CASE(custom_cb_with_resources, DISCARD(1), OBJ(1), .retval = VAL + 1);
 	/* both paths of the same throw: records on one, NULLs on the other */
 	EXC_CASE_MARK(null_or_records, 1, DISCARD(3));
 	EXC_CASE_MARK(null_or_records, 0, DISCARD(0));

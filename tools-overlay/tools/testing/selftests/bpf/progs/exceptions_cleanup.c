@@ -892,6 +892,68 @@ int one_obj_three_copies(struct __sk_buff *ctx)
 	return 0;
 }
 
+/* Frame 1 of rec_two_frames: the caller's record, passed in R1, kept in
+ * R7 and fp-8 here, while the caller's R6 still holds it too
+ */
+__naked __noinline __used
+static void two_frames_sub(void)
+{
+	asm volatile ("r7 = r1;"
+	"*(u64 *)(r10 - 8) = r1;"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: __imm(bpf_throw), __imm_const(val, VAL)
+	: __clobber_all);
+}
+
+/* One record reachable from two frames (main's R6, frame 1's R7 and
+ * fp-8) is discarded once
+ */
+SEC("?tc")
+__naked int rec_two_frames(void)
+{
+	asm volatile (RESERVE_OR_FAIL(13)
+	"r6 = r0;"
+	"r1 = r0;"
+	"call two_frames_sub;"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_ASM_IMMS
+	: __clobber_all);
+}
+
+/* A custom exception callback: it gets the cookie and returns cookie + 1
+ * (test_run's retval), after the held record and object were released.
+ */
+__noinline int cb_plus_one(u64 cookie)
+{
+	return cookie + 1;
+}
+
+SEC("?tc")
+__exception_cb(cb_plus_one)
+int custom_cb_with_resources(struct __sk_buff *ctx)
+{
+	struct obj *o = bpf_obj_new(typeof(*o));
+	long *r;
+
+	if (!o)
+		return ALLOC_FAILED;
+	r = bpf_ringbuf_reserve(&rb, 8, 0);
+	if (!r) {
+		bpf_obj_drop(o);
+		return ALLOC_FAILED;
+	}
+	bpf_throw(VAL);
+	bpf_ringbuf_discard(r, 0);
+	bpf_obj_drop(o);
+	return 0;
+}
+
 /* Uses R6, so the JIT saves the caller's R6 in this frame's prologue */
 __naked __noinline __used
 static void spill2_sub2(void)

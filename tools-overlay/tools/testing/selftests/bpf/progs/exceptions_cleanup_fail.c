@@ -527,6 +527,68 @@ __naked int reject_caller_frame_conflict(void)
 	: __clobber_all);
 }
 
+/* The conflict is in frame 1 itself, between two call sites of the same
+ * subprog: its R6 is the argument, a record from the first call and the
+ * scalar 7 from the second (and the other way round). Both calls reach
+ * the same throw, whose frame 1 descriptor merges them.
+ */
+__naked __noinline __used
+static void throw_with_arg_in_r6(void)
+{
+	asm volatile ("r6 = r1;"
+	"r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: __imm(bpf_throw), __imm_const(val, VAL)
+	: __clobber_all);
+}
+
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 1 R6 holds scalar 7 on one path and ringbuf_mem{{[^ ]*}} on another")
+__naked int reject_frame1_conflict_two_sites(void)
+{
+	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 == 0 goto l0_%=;"
+	RB_RESERVE_8
+	"if r0 == 0 goto l1_%=;"
+	"r1 = r0;"
+	"call throw_with_arg_in_r6;"
+"l1_%=: r0 = 0;"
+	"exit;"
+"l0_%=: r1 = 7;"
+	"call throw_with_arg_in_r6;"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
+SEC("?tc")
+__failure
+__msg("bpf_throw at insn {{[0-9]+}}: frame 1 R6 holds ringbuf_mem{{[^ ]*}} on one path and scalar 7 on another")
+__naked int reject_frame1_conflict_two_sites_scalar_first(void)
+{
+	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 != 0 goto l0_%=;"
+	"r1 = 7;"
+	"call throw_with_arg_in_r6;"
+	"r0 = 0;"
+	"exit;"
+"l0_%=:" RB_RESERVE_8
+	"if r0 == 0 goto l1_%=;"
+	"r1 = r0;"
+	"call throw_with_arg_in_r6;"
+"l1_%=: r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
 /* ---- Resources bpf_throw cannot release ---- */
 
 /* prog_test_ref_kfunc has a kptr destructor but no cleanup destructor:
