@@ -341,12 +341,6 @@ static void test_blinding_refused(void)
 	ASSERT_OK(set_jit_harden(old, NULL), "bpf_jit_harden restored");
 }
 
-/* bpf_throw is a kfunc of every program type: each throws holding a
- * record, run by test_run where the kernel offers it, else attached and
- * fired from its own context, down to a perf event's timer interrupt.
- * Those that cannot be fired here only load. (No lwt_*: the test kernels
- * have no CONFIG_LWTUNNEL_BPF.)
- */
 /* What test_run of bpf_modify_return_test() returns with type_fmod_ret
  * attached and returning VAL without a throw; -1 on error. It must differ
  * from what it returns with nothing attached, or the check proves nothing.
@@ -501,6 +495,12 @@ out:
 	exceptions_cleanup_safety__destroy(skel);
 }
 
+/* bpf_throw is a kfunc of every program type: each throws holding a
+ * record, run by test_run where the kernel offers it, else attached and
+ * fired from its own context, down to a perf event's timer interrupt.
+ * Those that cannot be fired here only load. (No lwt_*: the test kernels
+ * have no CONFIG_LWTUNNEL_BPF.)
+ */
 static void test_program_types(void)
 {
 	static const char * const load_only[] = {

@@ -267,6 +267,38 @@ __naked int reject_reg_null_then_scalar7_then_ringbuf(void)
 	: __clobber_all);
 }
 
+/* Record, NULL, scalar 7, explored in that order, meet at a checkpoint
+ * before the throw. The record path stores its state there, then throws;
+ * the NULL path's state differs from it (a scalar, not a pointer), so
+ * it is stored too, and its throw merges NULL into the record. The 7 path
+ * then meets the NULL path's state at the checkpoint: only the NULL being
+ * precise keeps 7 from being pruned as "the same scalar". Had it been,
+ * the program would load, and the 7 path would hand 7 to the discard.
+ */
+SEC("?tc")
+__failure __flag(BPF_F_TEST_STATE_FREQ)
+__msg("bpf_throw at insn {{[0-9]+}}: frame 0 R6 holds scalar 7 on one path and ringbuf_mem{{[^ ]*}} on another")
+__naked int reject_reg_ringbuf_null_scalar7_checkpoint(void)
+{
+	asm volatile ("r7 = *(u32 *)(r1 + %[mark]);"
+	"if r7 == 1 goto l1_%=;"	/* pushed first, explored last */
+	"if r7 == 2 goto l2_%=;"	/* pushed last, explored second */
+	RB_RESERVE_8
+	"r6 = r0;"
+	"goto l0_%=;"
+"l2_%=: r6 = 0;"
+	"goto l0_%=;"
+"l1_%=: r6 = 7;"
+	"goto l0_%=;"
+"l0_%=: r1 = %[val];"
+	"call %[bpf_throw];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: RB_IMMS
+	: __clobber_all);
+}
+
 /* NULL first, then the record (merged: the record or NULL), then the
  * scalar 7 at the same join. (This does not yet prove that the NULL is
  * precise: the 7 path is not pruned here even with that marking
