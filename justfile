@@ -60,6 +60,12 @@ shell: build image
 vm-test *args:
     ci/vm-test "$@"
 
+# N throws (EXC_SOAK, default 100000) per throwing program of
+# exceptions_cleanup_kinds on the hardened kernel, then kmemleak and
+# lockdep: just soak [task,socket,...]
+soak *args:
+    ci/soak "$@"
+
 # what CI runs: the tooling's own tests, then vm-test on the small and the
 # hardened flavour; the last line sums both
 test:
