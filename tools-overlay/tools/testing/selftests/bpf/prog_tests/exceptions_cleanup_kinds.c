@@ -157,7 +157,7 @@ static bool run_throw(struct exceptions_cleanup_kinds *skel, struct bpf_program 
 	 */
 	for (i = 0; n > 1 && i < n; i += k) {
 		k = repeatable(type) ? (n - i < FLOOD_CHUNK ? n - i : FLOOD_CHUNK) : 1;
-		if (try_run(prog, type, k, &ret))
+		if (try_run(prog, type, repeatable(type) ? k : 0, &ret))
 			errs++;
 		else if (ret == TAKE_FAILED || (type != BPF_PROG_TYPE_TRACING && ret != VAL))
 			wrong++;
