@@ -66,6 +66,12 @@ vm-test *args:
 soak *args:
     ci/soak "$@"
 
+# allocation failures on the hardened kernel: every throwing program
+# loaded with its allocations failing, run-time cases loaded so, and no
+# allocation under bpf_throw: just faults [SITES [ROUNDS]]
+faults *args:
+    ci/faults "$@"
+
 # what CI runs: the tooling's own tests, then vm-test on the small and the
 # hardened flavour; the last line sums both
 test:

@@ -8,6 +8,7 @@
 #include <network_helpers.h>
 
 #include "cgroup_helpers.h"
+#include "exc_faults.h"
 #include "progs/exceptions_cleanup.h"
 #include "exceptions_cleanup.skel.h"
 #include "exceptions_cleanup_fail.skel.h"
@@ -106,27 +107,123 @@ static void check_same_objects(struct exceptions_cleanup *skel)
 	}
 }
 
+/* A log from the start (log level 1): with level 0, libbpf would load a
+ * failed program again, and under EXC_FAULTS=load that second load would
+ * hide the first one's failure.
+ */
+static char case_log[1 << 16];
+
+/* The case, the probe and every observer; not the other cases */
+static struct exceptions_cleanup *open_case(const struct exc_case *c,
+					    struct bpf_program **prog)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts,
+		.kernel_log_buf = case_log,
+		.kernel_log_size = sizeof(case_log),
+		.kernel_log_level = exc_fi_mode("load"),
+	);
+	struct exceptions_cleanup *skel;
+	struct bpf_program *p;
+
+	skel = exceptions_cleanup__open_opts(exc_fi_mode("load") ? &opts : NULL);
+	if (!ASSERT_OK_PTR(skel, "open"))
+		return NULL;
+	*prog = bpf_object__find_program_by_name(skel->obj, c->prog);
+	if (!ASSERT_OK_PTR(*prog, c->prog)) {
+		exceptions_cleanup__destroy(skel);
+		return NULL;
+	}
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == *prog || p == skel->progs.rb_probe ||
+					  bpf_program__type(p) == BPF_PROG_TYPE_TRACING);
+	return skel;
+}
+
+/* EXC_FAULTS=load: the case as loaded with one of its allocations under
+ * bpf_prog_load() failing, where the load still succeeds: what it
+ * released must be right all the same. Other loads must fail cleanly.
+ */
+static struct exceptions_cleanup *load_case_faulted(const struct exc_case *c,
+						    struct bpf_program **prog)
+{
+	struct exceptions_cleanup *skel;
+	unsigned int left, sites, nth;
+	int i, err, probe;
+
+	if (!ASSERT_OK(exc_fi_setup("bpf_prog_load"), "fault injection set up"))
+		return NULL;
+	probe = exc_fi_probe_sites();
+	skel = open_case(c, prog);
+	if (!skel)
+		goto out;
+	exc_fi_nth(EXC_FI_COUNT);
+	err = exceptions_cleanup__load(skel);
+	exc_fi_nth_end(&left);
+	exceptions_cleanup__destroy(skel);
+	skel = NULL;
+	if (!ASSERT_OK(err, "load without faults"))
+		goto out;
+	sites = EXC_FI_COUNT - left;
+	for (i = 0; i < EXC_FI_LOAD_TRIES; i++) {
+		skel = open_case(c, prog);
+		if (!skel)
+			goto out;
+		nth = exc_fi_load_site(sites, probe);
+		exc_fi_nth(nth);
+		err = exceptions_cleanup__load(skel);
+		exc_fi_nth_end(&left);
+		if (!err && !left) {
+			printf("faults: %s loaded though allocation %u of %u failed\n",
+			       c->name, nth, sites);
+			goto out;
+		}
+		if (!err)
+			break;
+		if (!ASSERT_TRUE(exc_fi_clean_err(err), "a faulted load fails with -ENOMEM")) {
+			printf("%s: allocation %u of %u failed: %d\n", c->name, nth, sites, err);
+			break;
+		}
+		exceptions_cleanup__destroy(skel);
+		skel = NULL;
+	}
+	printf("faults: %s: no tolerated failure in %d tries\n", c->name, i);
+	exceptions_cleanup__destroy(skel);
+	skel = open_case(c, prog);
+	if (skel && !ASSERT_OK(exceptions_cleanup__load(skel), "load")) {
+		exceptions_cleanup__destroy(skel);
+		skel = NULL;
+	}
+out:
+	exc_fi_teardown();
+	return skel;
+}
+
+static struct exceptions_cleanup *load_case(const struct exc_case *c,
+					    struct bpf_program **prog)
+{
+	struct exceptions_cleanup *skel;
+
+	if (exc_fi_mode("load"))
+		return load_case_faulted(c, prog);
+	skel = open_case(c, prog);
+	if (skel && !ASSERT_OK(exceptions_cleanup__load(skel), "load")) {
+		exceptions_cleanup__destroy(skel);
+		skel = NULL;
+	}
+	return skel;
+}
+
 static void run_case(const struct exc_case *c)
 {
 	struct exceptions_cleanup *skel;
 	struct ring_buffer *ringbuf = NULL;
-	struct bpf_program *prog, *p;
+	struct bpf_program *prog;
 	int err, samples = 0;
 	__u32 retval;
 
-	skel = exceptions_cleanup__open();
-	if (!ASSERT_OK_PTR(skel, "open"))
+	skel = load_case(c, &prog);
+	if (!skel)
 		return;
-	prog = bpf_object__find_program_by_name(skel->obj, c->prog);
-	if (!ASSERT_OK_PTR(prog, c->prog))
-		goto out;
-	/* The case, the probe and every observer; not the other cases */
-	bpf_object__for_each_program(p, skel->obj)
-		bpf_program__set_autoload(p, p == prog || p == skel->progs.rb_probe ||
-					  bpf_program__type(p) == BPF_PROG_TYPE_TRACING);
-	err = exceptions_cleanup__load(skel);
-	if (!ASSERT_OK(err, "load"))
-		goto out;
 	err = exceptions_cleanup__attach(skel);
 	if (!ASSERT_OK(err, "attach observers"))
 		goto out;
@@ -278,6 +375,8 @@ static void test_descs_freed(void)
 
 void test_exceptions_cleanup(void)
 {
+	bool throw_counted = exc_fi_throw_begin();
+
 	/* Verifier cases: RUN_TESTS starts a subtest for each program */
 	RUN_TESTS(exceptions_cleanup_fail);
 
@@ -337,4 +436,5 @@ void test_exceptions_cleanup(void)
 
 	if (test__start_subtest("descs_freed"))
 		test_descs_freed();
+	exc_fi_throw_end(throw_counted);
 }

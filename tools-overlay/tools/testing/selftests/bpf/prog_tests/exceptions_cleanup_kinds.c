@@ -24,6 +24,7 @@
 #include <network_helpers.h>
 
 #include "cgroup_helpers.h"
+#include "exc_faults.h"
 #include "exceptions_cleanup_kinds.skel.h"
 
 #define VAL 0xeB9F
@@ -1199,6 +1200,8 @@ out:
 
 void test_exceptions_cleanup_kinds(void)
 {
+	bool throw_counted = exc_fi_throw_begin();
+
 	if (test__start_subtest("prog_types"))
 		test_prog_types();
 	if (test__start_subtest("kprobe"))
@@ -1237,4 +1240,5 @@ void test_exceptions_cleanup_kinds(void)
 		test_scx();
 	if (test__start_subtest("kptr_cleanup_only"))
 		test_kptr_cleanup_only();
+	exc_fi_throw_end(throw_counted);
 }
