@@ -241,25 +241,39 @@ static inline bool exc_fi_mode(const char *mode)
  * suite runs, in this thread (the test runs and the syscalls that fire
  * the programs); a throw must never need memory.
  */
+static inline unsigned int exc_fi_throw_nth(void)
+{
+	const char *nth = getenv("EXC_FAULTS_THROW_NTH");
+
+	return nth ? strtoul(nth, NULL, 10) : EXC_FI_COUNT;
+}
+
+/* EXC_FAULTS_THROW_NTH=n: fail the n-th of them instead, with the
+ * allocation's stack in the kernel log (verbose), to find who allocates
+ */
 static inline bool exc_fi_throw_begin(void)
 {
+	unsigned int nth = exc_fi_throw_nth();
+
 	if (!exc_fi_mode("throw"))
 		return false;
 	if (!ASSERT_OK(exc_fi_setup("bpf_throw"), "fault injection set up"))
 		return false;
-	exc_fi_nth(EXC_FI_COUNT);
+	if (nth != EXC_FI_COUNT)
+		exc_fi_set("verbose", "1");
+	exc_fi_nth(nth);
 	return true;
 }
 
 static inline void exc_fi_throw_end(bool on)
 {
-	unsigned int left = EXC_FI_COUNT;
+	unsigned int nth = exc_fi_throw_nth(), left = nth;
 
 	if (!on)
 		return;
 	exc_fi_nth_end(&left);
 	exc_fi_teardown();
-	ASSERT_EQ(EXC_FI_COUNT - left, 0, "allocations under bpf_throw");
+	ASSERT_EQ(nth - left, 0, "allocations under bpf_throw");
 }
 
 /* EXC_FAULTS=load: the caller loads with allocation exc_fi_load_site()

@@ -107,25 +107,31 @@ static void check_same_objects(struct exceptions_cleanup *skel)
 	}
 }
 
-/* A log from the start (log level 1): with level 0, libbpf would load a
- * failed program again, and under EXC_FAULTS=load that second load would
- * hide the first one's failure.
+/* Under EXC_FAULTS=load, each program's log from the start (level 1):
+ * with level 0, libbpf would load a failed program again, and that second
+ * load would hide the first one's failure. Per program, not per object:
+ * the object's log would also take the BTF's, which does not fit and
+ * makes libbpf load the programs without BTF.
  */
-static char case_log[1 << 16];
+static char case_log[8 << 20];
+
+/* The end of a failed load's log, where the verifier says why */
+static void case_log_tail(void)
+{
+	size_t n = strnlen(case_log, sizeof(case_log));
+
+	printf("verifier log (last bytes of %zu):\n%s\n", n, case_log + (n > 4096 ? n - 4096 : 0));
+}
 
 /* The case, the probe and every observer; not the other cases */
 static struct exceptions_cleanup *open_case(const struct exc_case *c,
 					    struct bpf_program **prog)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, opts,
-		.kernel_log_buf = case_log,
-		.kernel_log_size = sizeof(case_log),
-		.kernel_log_level = exc_fi_mode("load"),
-	);
 	struct exceptions_cleanup *skel;
 	struct bpf_program *p;
+	bool load;
 
-	skel = exceptions_cleanup__open_opts(exc_fi_mode("load") ? &opts : NULL);
+	skel = exceptions_cleanup__open();
 	if (!ASSERT_OK_PTR(skel, "open"))
 		return NULL;
 	*prog = bpf_object__find_program_by_name(skel->obj, c->prog);
@@ -133,9 +139,15 @@ static struct exceptions_cleanup *open_case(const struct exc_case *c,
 		exceptions_cleanup__destroy(skel);
 		return NULL;
 	}
-	bpf_object__for_each_program(p, skel->obj)
-		bpf_program__set_autoload(p, p == *prog || p == skel->progs.rb_probe ||
-					  bpf_program__type(p) == BPF_PROG_TYPE_TRACING);
+	bpf_object__for_each_program(p, skel->obj) {
+		load = p == *prog || p == skel->progs.rb_probe ||
+		       bpf_program__type(p) == BPF_PROG_TYPE_TRACING;
+		bpf_program__set_autoload(p, load);
+		if (load && exc_fi_mode("load")) {
+			bpf_program__set_log_buf(p, case_log, sizeof(case_log));
+			bpf_program__set_log_level(p, 1);
+		}
+	}
 	return skel;
 }
 
@@ -161,8 +173,10 @@ static struct exceptions_cleanup *load_case_faulted(const struct exc_case *c,
 	exc_fi_nth_end(&left);
 	exceptions_cleanup__destroy(skel);
 	skel = NULL;
-	if (!ASSERT_OK(err, "load without faults"))
+	if (!ASSERT_OK(err, "load without faults")) {
+		case_log_tail();
 		goto out;
+	}
 	sites = EXC_FI_COUNT - left;
 	for (i = 0; i < EXC_FI_LOAD_TRIES; i++) {
 		skel = open_case(c, prog);

@@ -1198,47 +1198,40 @@ out:
 	btf__free(btf);
 }
 
+/* Each subtest on its own, so that EXC_FAULTS=throw names the one whose
+ * throw allocated
+ */
+#define KIND(name, call)					\
+	do {							\
+		if (test__start_subtest(name)) {		\
+			bool counted = exc_fi_throw_begin();	\
+								\
+			call;					\
+			exc_fi_throw_end(counted);		\
+		}						\
+	} while (0)
+
 void test_exceptions_cleanup_kinds(void)
 {
-	bool throw_counted = exc_fi_throw_begin();
-
-	if (test__start_subtest("prog_types"))
-		test_prog_types();
-	if (test__start_subtest("kprobe"))
-		test_kprobe();
-	if (test__start_subtest("obj_flood"))
-		flood("obj_throw", "Slab", "obs_obj_new", "obs_obj_drop", false);
-	if (test__start_subtest("percpu_obj_flood"))
-		flood("percpu_obj_throw", "Percpu", "obs_percpu_obj_new", "obs_obj_drop", true);
-	if (test__start_subtest("bits_iter_flood"))
-		flood("bits_iter_throw", "Slab", "obs_bits_new", "obs_bits_destroy", false);
-	if (test__start_subtest("task"))
-		test_task();
-	if (test__start_subtest("css_task_iter"))
-		test_css_task_iter();
-	if (test__start_subtest("cgroup"))
-		test_cgroup();
-	if (test__start_subtest("cpumask"))
-		test_kept("cpumask_setup", "cpumask_usage", "cpumask_throw");
-	if (test__start_subtest("crypto_ctx"))
-		test_kept("crypto_setup", "crypto_usage", "crypto_throw");
-	if (test__start_subtest("socket"))
-		test_socket();
-	if (test__start_subtest("nf_conn"))
-		test_nf_conn();
-	if (test__start_subtest("xfrm_state"))
-		test_xfrm_state();
-	if (test__start_subtest("bpf_key"))
-		test_key();
-	if (test__start_subtest("hid_ctx"))
-		test_hid();
-	if (test__start_subtest("file"))
-		test_file();
-	if (test__start_subtest("rcu_iters"))
-		test_rcu_iters();
-	if (test__start_subtest("scx"))
-		test_scx();
-	if (test__start_subtest("kptr_cleanup_only"))
-		test_kptr_cleanup_only();
-	exc_fi_throw_end(throw_counted);
+	KIND("prog_types", test_prog_types());
+	KIND("kprobe", test_kprobe());
+	KIND("obj_flood", flood("obj_throw", "Slab", "obs_obj_new", "obs_obj_drop", false));
+	KIND("percpu_obj_flood",
+	     flood("percpu_obj_throw", "Percpu", "obs_percpu_obj_new", "obs_obj_drop", true));
+	KIND("bits_iter_flood",
+	     flood("bits_iter_throw", "Slab", "obs_bits_new", "obs_bits_destroy", false));
+	KIND("task", test_task());
+	KIND("css_task_iter", test_css_task_iter());
+	KIND("cgroup", test_cgroup());
+	KIND("cpumask", test_kept("cpumask_setup", "cpumask_usage", "cpumask_throw"));
+	KIND("crypto_ctx", test_kept("crypto_setup", "crypto_usage", "crypto_throw"));
+	KIND("socket", test_socket());
+	KIND("nf_conn", test_nf_conn());
+	KIND("xfrm_state", test_xfrm_state());
+	KIND("bpf_key", test_key());
+	KIND("hid_ctx", test_hid());
+	KIND("file", test_file());
+	KIND("rcu_iters", test_rcu_iters());
+	KIND("scx", test_scx());
+	KIND("kptr_cleanup_only", test_kptr_cleanup_only());
 }
