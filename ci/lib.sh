@@ -77,9 +77,10 @@ ensure_src() {
 
 # The kind a flavour's selftests and results are kept under: hardened's
 # test_progs is built against its own vmlinux BTF (lockdep and KASAN
-# change the types), small and full share the plain kind. $2: the kind
+# change the types), and so is full's (whose whole suite would also
+# overwrite small's selection); small has the plain kind. $2: the kind
 # (default the current one).
-flavour_kind() { local k=${2:-$(build_kind)}; [ "$1" != hardened ] || k=$k-hardened; echo "$k"; }
+flavour_kind() { local k=${2:-$(build_kind)}; [ "$1" = small ] || k=$k-$1; echo "$k"; }
 
 # test_progs build output for kind $1 (default the current one); shared
 # into the guest.
