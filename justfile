@@ -66,6 +66,12 @@ vm-test *args:
 soak *args:
     ci/soak "$@"
 
+# the whole BPF selftest suite (test_progs, test_progs-no_alu32,
+# test_verifier) on pristine and ours, full flavour: the table of every
+# difference; hours under TCG, not in CI
+regress *args:
+    ci/regress "$@"
+
 # allocation failures on the hardened kernel: every throwing program
 # loaded with its allocations failing, run-time cases loaded so, and no
 # allocation under bpf_throw: just faults [SITES [ROUNDS]]
