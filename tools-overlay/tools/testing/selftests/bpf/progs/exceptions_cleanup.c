@@ -151,7 +151,15 @@ static __always_inline void note(struct exc_ptrs *s, u64 ptr)
 
 	if (!observed())
 		return;
+	/* test_progs-no_alu32 is built for cpu v2, which has no fetching
+	 * atomics; observed() keeps to the test's thread, so a plain
+	 * increment does there
+	 */
+#if __BPF_CPU_VERSION__ >= 3
 	i = __sync_fetch_and_add(&s->n, 1);
+#else
+	i = s->n++;
+#endif
 	if (i < EXC_MAX_PTRS)
 		s->p[i] = ptr;
 }
