@@ -252,12 +252,13 @@ static void run_prog(const char *name, __u32 flags, enum fire how,
 	}
 	bpf_link__destroy(link);
 	link = NULL;
-	if (how == CGROUP_SOCK)
-		cleanup_cgroup_environment();
 	ring_released(ringbuf, ring, &samples, 0, reserved);
 	ASSERT_EQ(skel->bss->fell_through, 0, "every run threw");
 out:
 	bpf_link__destroy(link);
+	/* also when the attach failed: fire() may have set it up */
+	if (how == CGROUP_SOCK)
+		cleanup_cgroup_environment();
 	if (pfd >= 0)
 		close(pfd);
 	ring_buffer__free(ringbuf);
