@@ -119,8 +119,9 @@ static char case_log[8 << 20];
 static void case_log_tail(void)
 {
 	size_t n = strnlen(case_log, sizeof(case_log));
+	size_t from = n > 4096 ? n - 4096 : 0;
 
-	printf("verifier log (last bytes of %zu):\n%s\n", n, case_log + (n > 4096 ? n - 4096 : 0));
+	printf("verifier log, the last %zu of %zu bytes:\n%s\n", n - from, n, case_log + from);
 }
 
 /* The case, the probe and every observer; not the other cases */
